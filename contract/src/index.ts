@@ -1,0 +1,88 @@
+export type {
+  Action,
+  ActionName,
+  ActionOf,
+  ActionResponse,
+  ActionResultOf,
+  SensitiveAction,
+  UploadResponse,
+} from './actions';
+export {
+  ACTION_NAMES,
+  ACTION_SCHEMAS,
+  actionResponseSchema,
+  actionResultSchemas,
+  actionSchema,
+  isSensitiveAction,
+  SENSITIVE_ACTIONS,
+  uploadResponseSchema,
+} from './actions';
+export type { DeltaEvent, HeartbeatEvent, SnapshotEvent, StateEvent } from './events';
+export {
+  appendSchema,
+  deltaEventSchema,
+  HEARTBEAT_EVENT,
+  heartbeatEventSchema,
+  STATE_EVENT,
+  snapshotEventSchema,
+  stateEventSchema,
+} from './events';
+export type { SessionGuard, SessionIdentity } from './identity';
+export { SESSION_GUARD_FIELDS, sessionGuardShape, sessionIdentitySchema } from './identity';
+export {
+  ACTION_ID_TTL_MS,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_MEDIA_TTL_MS,
+  DEFAULT_UPLOAD_LIMIT,
+  MAX_JSON,
+  MAX_MESSAGE_TEXT,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+} from './limits';
+export type { Locale } from './locale';
+export { localeSchema } from './locale';
+export type { ErrorCode, Problem } from './problem';
+export {
+  ERROR_CODES,
+  ERROR_STATUS,
+  ERROR_TITLE,
+  PROBLEM_CONTENT_TYPE,
+  problemSchema,
+  problemType,
+  sessionMismatchSchema,
+  validationIssueSchema,
+} from './problem';
+export type { Contract } from './router';
+export { contract } from './router';
+export type {
+  Approval,
+  Attachment,
+  HostAttachment,
+  HostMessage,
+  MediaRef,
+  Message,
+  Projection,
+  RunStatus,
+  Settings,
+  Snapshot,
+} from './snapshot';
+export {
+  approvalSchema,
+  attachmentSchema,
+  conversationSummarySchema,
+  hostMessageSchema,
+  mediaRefSchema,
+  messageRoleSchema,
+  messageSchema,
+  messageStatusSchema,
+  modelSchema,
+  projectionSchema,
+  projectSchema,
+  runStatusSchema,
+  settingsSchema,
+  snapshotSchema,
+  toolCallSchema,
+  toolSchema,
+  wireAttachmentSchema,
+  workspaceSchema,
+} from './snapshot';

@@ -1,0 +1,85 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { actionResponseSchema, actionSchema, uploadResponseSchema } from './actions';
+import { localeSchema } from './locale';
+import { problemSchema, sessionMismatchSchema } from './problem';
+import { snapshotSchema } from './snapshot';
+
+const c = initContract();
+
+const authErrors = { 401: problemSchema, 403: problemSchema, 429: problemSchema } as const;
+
+/**
+ * Every route of the protocol. `locale`, `state` and `action` are served through ts-rest;
+ * `events`, `upload` and `media` stream their bodies and are plain routes on the server,
+ * declared here all the same so clients, mocks and docs derive from one place.
+ */
+export const contract = c.router(
+  {
+    locale: {
+      method: 'GET',
+      path: '/api/locale',
+      summary: 'Language, strings and protocol version for the connection page (public).',
+      responses: { 200: localeSchema },
+    },
+    state: {
+      method: 'GET',
+      path: '/api/state',
+      summary: 'The full current state.',
+      responses: { 200: snapshotSchema, ...authErrors },
+    },
+    action: {
+      method: 'POST',
+      path: '/api/action',
+      summary: 'Apply one action; state changes arrive on the event stream.',
+      body: actionSchema,
+      responses: {
+        200: actionResponseSchema,
+        400: problemSchema,
+        ...authErrors,
+        409: sessionMismatchSchema,
+        411: problemSchema,
+        413: problemSchema,
+        415: problemSchema,
+        422: problemSchema,
+      },
+    },
+    events: {
+      method: 'GET',
+      path: '/api/events',
+      summary: 'Server-sent events: a snapshot, then deltas and heartbeats.',
+      responses: {
+        200: c.otherResponse({ contentType: 'text/event-stream', body: c.type<string>() }),
+        ...authErrors,
+      },
+    },
+    upload: {
+      method: 'POST',
+      path: '/api/upload',
+      summary: 'Upload one file (raw body) as a pending attachment.',
+      query: z.object({ name: z.string().min(1).max(255) }),
+      body: c.type<Blob | ArrayBuffer | Uint8Array>(),
+      responses: {
+        201: uploadResponseSchema,
+        400: problemSchema,
+        ...authErrors,
+        411: problemSchema,
+        413: problemSchema,
+      },
+    },
+    media: {
+      method: 'GET',
+      path: '/api/media',
+      summary: 'Read the one file a media id grants (no Bearer: the id is the credential).',
+      query: z.object({ id: z.string() }),
+      responses: {
+        200: c.otherResponse({ contentType: 'application/octet-stream', body: c.type<Blob>() }),
+        404: problemSchema,
+      },
+    },
+  },
+  { strictStatusCodes: true },
+);
+
+/** The protocol's router contract. */
+export type Contract = typeof contract;

@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { PROTOCOL_VERSION } from './limits';
+
+/** A temporary credential that grants reading one attachment's file through /api/media. */
+export const mediaRefSchema = z.object({
+  /** The media id: ≥128 random bits, base64url. Never logged. */
+  id: z.string().min(22),
+  /** When the id stops working (epoch milliseconds). Ask for a fresh one after that. */
+  expiresAt: z.number().int(),
+});
+/** A media id and its expiry. */
+export type MediaRef = z.infer<typeof mediaRefSchema>;
+
+/** A file attached to a message or waiting to be sent with the next one, as the host knows it. */
+export const attachmentSchema = z.object({
+  /** Stable attachment id (not a credential). */
+  id: z.string().min(1),
+  name: z.string(),
+  /** MIME type. */
+  type: z.string(),
+  /** Size in bytes. */
+  size: z.number().int().nonnegative(),
+});
+/** An attachment in the host's projection (no media id yet). */
+export type HostAttachment = z.infer<typeof attachmentSchema>;
+
+/** An attachment on the wire: the server adds a currently valid media id. */
+export const wireAttachmentSchema = attachmentSchema.extend({ media: mediaRefSchema });
+/** An attachment as the browser sees it. */
+export type Attachment = z.infer<typeof wireAttachmentSchema>;
+
+/** Who wrote a message. `tool` messages carry a tool call's result. */
+export const messageRoleSchema = z.enum(['user', 'assistant', 'tool', 'system']);
+
+/** Where a message is in its life. `waiting` = blocked on an approval. */
+export const messageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'error', 'waiting']);
+
+/** What the controller is doing in the current conversation. */
+export const runStatusSchema = z.object({
+  state: z.enum(['idle', 'streaming', 'waiting_approval']),
+  /** The assistant message being produced, if any. */
+  messageId: z.string().nullable(),
+});
+/** The run state of the current conversation. */
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** A tool invocation recorded on a message. */
+export const toolCallSchema = z.object({
+  name: z.string(),
+  /** The arguments as JSON text. */
+  args: z.string(),
+  approvalId: z.string().optional(),
+});
+
+/** Builds the message schema over an attachment schema (host projection or wire). */
+function messageSchemaOf<A extends z.ZodTypeAny>(attachment: A) {
+  return z.object({
+    id: z.string().min(1),
+    parentId: z.string().nullable(),
+    role: messageRoleSchema,
+    text: z.string(),
+    status: messageStatusSchema,
+    createdAt: z.number().int(),
+    attachments: z.array(attachment),
+    /** Position among the siblings of this message (branches): index 0-based, count ≥ 1. */
+    sibling: z.object({ index: z.number().int().nonnegative(), count: z.number().int().positive() }),
+    model: z.string().optional(),
+    /** A readable reason when status is `error`. */
+    error: z.string().optional(),
+    tool: toolCallSchema.optional(),
+  });
+}
+
+/** One line of the conversation list. */
+export const conversationSummarySchema = z.object({
+  id: z.string().min(1),
+  title: z.string(),
+  projectId: z.string().min(1),
+  createdAt: z.number().int(),
+});
+
+/** A folder the controller may act in, as a `file:` URI. */
+export const workspaceSchema = z.object({ uri: z.string(), name: z.string() });
+
+/** A project and the workspace folder its tools act in. */
+export const projectSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  workspace: workspaceSchema,
+  createdAt: z.number().int(),
+});
+
+/** A model the controller can answer with. */
+export const modelSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  provider: z.string(),
+});
+
+/** A tool the model may call. */
+export const toolSchema = z.object({
+  name: z.string().min(1),
+  description: z.string(),
+  /** Calls wait for an approval unless the tool is allowed for the session in settings. */
+  needsApproval: z.boolean(),
+  enabled: z.boolean(),
+});
+
+/** A tool call waiting for the user to allow or deny it. */
+export const approvalSchema = z.object({
+  id: z.string().min(1),
+  tool: z.string(),
+  /** One line a person can judge the call by. */
+  summary: z.string(),
+  /** The arguments as JSON text. */
+  args: z.string(),
+  conversationId: z.string(),
+  messageId: z.string(),
+  createdAt: z.number().int(),
+});
+/** A pending approval. */
+export type Approval = z.infer<typeof approvalSchema>;
+
+/** The controller's settings. `updateSettings` takes any subset of them. */
+export const settingsSchema = z.object({
+  theme: z.enum(['system', 'light', 'dark']),
+  /** Tools allowed without asking for the rest of this session. */
+  autoApprove: z.array(z.string()),
+  /** Whether the command-running tool is enabled at all. */
+  allowCommands: z.boolean(),
+  systemPrompt: z.string().max(20_000),
+});
+/** The controller's settings. */
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** Builds the snapshot schema over an attachment schema (host projection or wire). */
+function snapshotSchemaOf<A extends z.ZodTypeAny>(attachment: A) {
+  const message = messageSchemaOf(attachment);
+  return z.object({
+    instanceId: z.string().min(1),
+    sessionRevision: z.number().int().nonnegative(),
+    conversationId: z.string().min(1),
+    projectId: z.string().min(1),
+    conversations: z.object({
+      list: z.array(conversationSummarySchema),
+      /** The current conversation's active branch, root first. */
+      messages: z.array(message),
+      /** Attachments uploaded for the next send. */
+      pending: z.array(attachment),
+      run: runStatusSchema,
+    }),
+    projects: z.object({
+      list: z.array(projectSchema),
+      /** Workspace roots the host has authorised; a project's workspace is one of them or below. */
+      roots: z.array(workspaceSchema),
+    }),
+    models: z.object({ current: z.string(), list: z.array(modelSchema) }),
+    tools: z.object({ list: z.array(toolSchema) }),
+    approvals: z.array(approvalSchema),
+    settings: settingsSchema,
+  });
+}
+
+/** A message as the host projects it. */
+export const hostMessageSchema = messageSchemaOf(attachmentSchema);
+/** A message in the host's projection. */
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+
+/** A message on the wire (attachments carry media ids). */
+export const messageSchema = messageSchemaOf(wireAttachmentSchema);
+/** A message as the browser sees it. */
+export type Message = z.infer<typeof messageSchema>;
+
+/**
+ * The host's projection of its controller state: what `HostAdapter.readState()` returns.
+ * Immutable; unchanged parts keep their identity from one projection to the next.
+ */
+export const projectionSchema = snapshotSchemaOf(attachmentSchema);
+/** The host's projection of its controller state. */
+export type Projection = z.infer<typeof projectionSchema>;
+
+/** The full state as the browser receives it (GET /api/state and snapshot events). */
+export const snapshotSchema = snapshotSchemaOf(wireAttachmentSchema).extend({
+  protocol: z.literal(PROTOCOL_VERSION),
+});
+/** The full state as the browser receives it. */
+export type Snapshot = z.infer<typeof snapshotSchema>;
