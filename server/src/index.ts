@@ -1,1 +1,13 @@
-export {};
+export type { CompletedUpload, HostActionHandlers, HostActionName, HostAdapter, MediaFile } from './adapter';
+export type { BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
+export type { Bridge, BridgeTuning } from './createBridge';
+export { createBridge } from './createBridge';
+export type { ProblemExtras } from './errors/BridgeError';
+export { BridgeError } from './errors/BridgeError';
+export { problemBody } from './errors/renderProblem';
+export { createSignatureCache } from './events/configSignature';
+export type { ProjectionDelta } from './events/diffProjection';
+export { diffProjection, isEmptyDelta } from './events/diffProjection';
+export type { AuthThrottleOptions } from './guards/AuthThrottle';
+export { MediaRegistry } from './media/MediaRegistry';
+export { WireMapper } from './media/toWire';

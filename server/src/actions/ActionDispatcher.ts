@@ -1,0 +1,122 @@
+import {
+  ACTION_ID_TTL_MS,
+  type Action,
+  type ActionOf,
+  type ActionResponse,
+  type ActionResultOf,
+  isSensitiveAction,
+  type Projection,
+  type SensitiveAction,
+} from '@webbridge/contract';
+import type { HostActionHandlers, HostActionName, HostAdapter } from '../adapter';
+import { BridgeError } from '../errors/BridgeError';
+import type { MediaRegistry } from '../media/MediaRegistry';
+
+type Outcome = { ok: true; value: ActionResponse } | { ok: false; error: unknown };
+
+/** Remembered outcomes of recent action ids. Bounded; the oldest is forgotten first. */
+const MAX_REMEMBERED = 10_000;
+
+/**
+ * Applies actions: the identity check and the effect run in one task on the host's main
+ * executor, with no await between them, so no other action can slip in between. A repeated
+ * `actionId` returns the first outcome and applies nothing.
+ */
+export class ActionDispatcher {
+  private readonly recent = new Map<string, { at: number; outcome: Promise<Outcome> }>();
+
+  constructor(
+    private readonly host: HostAdapter,
+    private readonly media: MediaRegistry,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async dispatch(action: Action): Promise<ActionResponse> {
+    const outcome = this.outcomeOf(action);
+    const settled = await outcome;
+    if (settled.ok) return settled.value;
+    throw settled.error;
+  }
+
+  private outcomeOf(action: Action): Promise<Outcome> {
+    const id = action.actionId;
+    if (id === undefined) return this.run(action);
+    this.forgetOld();
+    const seen = this.recent.get(id);
+    if (seen) return seen.outcome;
+    const outcome = this.run(action);
+    this.recent.set(id, { at: this.now(), outcome });
+    return outcome;
+  }
+
+  private run(action: Action): Promise<Outcome> {
+    return this.host
+      .runOnMain(() => this.apply(action))
+      .then(
+        (value): Outcome => ({ ok: true, value }),
+        (error: unknown): Outcome => ({ ok: false, error }),
+      );
+  }
+
+  /** Runs on the main executor: check, then apply. Must not await. */
+  private apply(action: Action): ActionResponse {
+    if (isSensitiveAction(action)) checkIdentity(action, this.host.readState());
+    switch (action.action) {
+      case 'refreshMedia': {
+        if (!this.host.resolveMedia(action.attachmentId)) {
+          throw new BridgeError('not_found', 'There is no such attachment.');
+        }
+        const media = this.media.issue(action.attachmentId);
+        return { action: 'refreshMedia', result: { attachmentId: action.attachmentId, media } };
+      }
+      case 'workspace': {
+        const uri = this.host.authoriseWorkspace(action.uri);
+        if (uri === undefined) {
+          throw new BridgeError('workspace_forbidden', 'That folder is not inside an authorised workspace.');
+        }
+        return respond(this.host.actions, { ...action, uri });
+      }
+      default:
+        return respond(this.host.actions, action);
+    }
+  }
+
+  private forgetOld(): void {
+    const horizon = this.now() - ACTION_ID_TTL_MS;
+    for (const [id, entry] of this.recent) {
+      if (entry.at > horizon && this.recent.size < MAX_REMEMBERED) break;
+      this.recent.delete(id);
+    }
+  }
+}
+
+/** Calls the host's handler for an action and wraps its result. */
+function respond(handlers: HostActionHandlers, action: ActionOf<HostActionName>): ActionResponse {
+  // The mapped handler type pairs each name with its action; TypeScript cannot follow that
+  // correlation through an index, so the call is typed by hand once, here.
+  const handler = handlers[action.action] as (a: typeof action) => ActionResultOf<HostActionName>;
+  return { action: action.action, result: handler(action) } as ActionResponse;
+}
+
+/** 409 unless the action was made against the identity that is current now. */
+function checkIdentity(action: SensitiveAction, state: Projection): void {
+  const matches =
+    action.sessionRevision === state.sessionRevision &&
+    action.conversationId === state.conversationId &&
+    action.projectId === state.projectId &&
+    (action.instanceId === undefined || action.instanceId === state.instanceId);
+  if (!matches) {
+    throw new BridgeError(
+      'session_mismatch',
+      'The session changed since this action was made; nothing was done.',
+      {
+        current: {
+          instanceId: state.instanceId,
+          sessionRevision: state.sessionRevision,
+          conversationId: state.conversationId,
+          projectId: state.projectId,
+        },
+      },
+    );
+  }
+}

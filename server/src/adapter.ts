@@ -1,0 +1,82 @@
+import type {
+  ActionName,
+  ActionOf,
+  ActionResultOf,
+  HostAttachment,
+  Locale,
+  Projection,
+} from '@webbridge/contract';
+
+/** Actions a host applies. `refreshMedia` is answered by the bridge itself. */
+export type HostActionName = Exclude<ActionName, 'refreshMedia'>;
+
+/**
+ * One handler per host action. The mapped type makes the compiler demand a handler for every
+ * action of the contract's union. Handlers run on the host's main executor, after the bridge
+ * has checked the session identity in the same task; they return the action's result or throw
+ * a `BridgeError` (e.g. `not_applicable` → 422). A handler must not await: it checks, applies,
+ * and starts long work (a model reply) that reports back through later tasks of its own.
+ */
+export type HostActionHandlers = {
+  readonly [N in HostActionName]: (action: ActionOf<N>) => ActionResultOf<N>;
+};
+
+/** A file on disk that a media id grants reading. */
+export interface MediaFile {
+  /** Absolute path of the file. Never logged. */
+  readonly path: string;
+  readonly name: string;
+  /** MIME type sent as Content-Type. */
+  readonly type: string;
+  readonly size: number;
+}
+
+/** A completed upload, handed to the host which then owns the file. */
+export interface CompletedUpload {
+  /** Absolute path of the uploaded file, inside the bridge's upload directory. */
+  readonly path: string;
+  readonly name: string;
+  readonly type: string;
+  readonly size: number;
+}
+
+/**
+ * The only door between the bridge and a host app. The bridge owns no controller state: it
+ * reads the host's projection, listens for changes, and runs everything that reads-then-writes
+ * on the host's main executor.
+ *
+ * @example
+ * ```ts
+ * const bridge = createBridge({ host: myAdapter, accessCode: 'k7-plum-river', uploadDir });
+ * await bridge.listen({ port: 7878, hostname: '127.0.0.1' });
+ * ```
+ */
+export interface HostAdapter {
+  /**
+   * The current projection of the controller. Immutable: a change produces a new object in
+   * which unchanged parts (groups, messages) keep their identity, so the bridge can diff by
+   * reference. Cheap to call (no I/O).
+   */
+  readState(): Projection;
+  /** Calls `listener` after every change of the projection. Returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+  /**
+   * Runs `task` on the host's main executor, serially, in arrival order. The task must not
+   * await: everything it does happens before any other task starts.
+   */
+  runOnMain<T>(task: () => T): Promise<T>;
+  /** The action handlers. Called by the bridge inside `runOnMain`. */
+  readonly actions: HostActionHandlers;
+  /** Records a completed upload as a pending attachment. Called inside `runOnMain`. */
+  addAttachment(upload: CompletedUpload): HostAttachment;
+  /** The file behind an attachment id, or undefined when there is none (deleted, unknown). */
+  resolveMedia(attachmentId: string): MediaFile | undefined;
+  /**
+   * Validates a workspace URI from the browser: it must be an authorised root or below one,
+   * normalised, with no traversal and no symlink escape. Returns the canonical `file:` URI,
+   * or undefined when the browser may not use it (→ 403 `workspace_forbidden`).
+   */
+  authoriseWorkspace(uri: string): string | undefined;
+  /** Language and strings for the public connection page. */
+  locale(): Locale;
+}

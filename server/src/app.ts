@@ -1,0 +1,112 @@
+import { MAX_JSON, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Logger } from 'pino';
+import type { ActionDispatcher } from './actions/ActionDispatcher';
+import type { HostAdapter } from './adapter';
+import { BridgeError } from './errors/BridgeError';
+import { renderProblem } from './errors/renderProblem';
+import type { EventHub } from './events/EventHub';
+import type { AuthThrottle } from './guards/AuthThrottle';
+import type { AccessCodeHolder } from './guards/authGuard';
+import { authGuard } from './guards/authGuard';
+import { headerGuard } from './guards/headerGuard';
+import { hostGuard } from './guards/hostGuard';
+import { requestLogger } from './logging/requestLogger';
+import type { MediaRegistry } from './media/MediaRegistry';
+import { mediaRoute } from './media/mediaRoute';
+import type { WireMapper } from './media/toWire';
+import { eventsRoute } from './routes/eventsRoute';
+import { staticRoutes } from './routes/staticRoutes';
+import { createTsRestHandler } from './routes/tsRestRoutes';
+import { uploadRoute } from './upload/uploadRoute';
+
+/** Everything the app's routes need; built once by `createBridge`. */
+export interface AppDeps {
+  readonly host: HostAdapter;
+  readonly logger: Logger;
+  readonly code: AccessCodeHolder;
+  readonly throttle: AuthThrottle;
+  readonly allowedHosts: () => ReadonlySet<string>;
+  readonly hub: EventHub;
+  readonly wire: WireMapper;
+  readonly media: MediaRegistry;
+  readonly dispatcher: ActionDispatcher;
+  readonly heartbeatMs: number;
+  readonly uploadDir: string;
+  readonly uploadLimit: number;
+  readonly staticDir: string | undefined;
+}
+
+/** Paths that require the access code. */
+const PROTECTED = ['/api/state', '/api/events', '/api/action', '/api/upload'] as const;
+
+/**
+ * Builds the Hono app. Order matters: logging, Host check, raw-header checks, then auth and
+ * body limits, all before any route reads a body.
+ */
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+  app.use('*', requestLogger(deps.logger));
+  app.use('*', hostGuard(deps.allowedHosts));
+  app.use('*', headerGuard());
+  app.use('/api/*', async (c, next) => {
+    await next();
+    c.res.headers.set(PROTOCOL_HEADER, String(PROTOCOL_VERSION));
+  });
+  for (const path of PROTECTED) app.use(path, authGuard(deps.code, deps.throttle));
+
+  const tsRest = createTsRestHandler(deps);
+  const viaTsRest = async (c: { req: { url: string; method: string; raw: Request } }) => {
+    // @hono/node-server's request object crashes ts-rest; hand it a standard Request.
+    const init: RequestInit = { method: c.req.method, headers: c.req.raw.headers };
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') init.body = await c.req.raw.arrayBuffer();
+    return tsRest(new Request(c.req.url, init));
+  };
+  app.get('/api/locale', viaTsRest);
+  app.get('/api/state', viaTsRest);
+  app.post(
+    '/api/action',
+    async (c, next) => {
+      const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase();
+      if (type !== 'application/json') {
+        throw new BridgeError(
+          'unsupported_media_type',
+          'Actions are JSON: send Content-Type: application/json.',
+        );
+      }
+      await next();
+    },
+    bodyLimit({
+      maxSize: MAX_JSON,
+      onError: () => {
+        throw new BridgeError('payload_too_large', `Action bodies are limited to ${MAX_JSON} bytes.`);
+      },
+    }),
+    viaTsRest,
+  );
+  app.get('/api/events', eventsRoute(deps));
+  app.post('/api/upload', uploadRoute(deps));
+  app.get('/api/media', mediaRoute(deps));
+  app.all('/api/*', (c) => {
+    const known = ['/api/locale', '/api/state', '/api/action', '/api/events', '/api/upload', '/api/media'];
+    throw known.includes(c.req.path)
+      ? new BridgeError('method_not_allowed', 'This route does not take that method.')
+      : new BridgeError('not_found', 'There is no such route.');
+  });
+  if (deps.staticDir) staticRoutes(app, deps.staticDir);
+
+  app.notFound(() => renderProblem(new BridgeError('not_found', 'There is no such page.')));
+  app.onError((error) => {
+    if (!(error instanceof BridgeError)) deps.logger.error({ err: describe(error) }, 'unhandled error');
+    return renderProblem(error);
+  });
+  return app;
+}
+
+/** The error's name and message only: stack traces can carry paths. */
+function describe(error: unknown): { name: string; message: string } {
+  return error instanceof Error
+    ? { name: error.name, message: error.message }
+    : { name: 'unknown', message: '' };
+}

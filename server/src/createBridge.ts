@@ -1,0 +1,100 @@
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_MEDIA_TTL_MS, DEFAULT_UPLOAD_LIMIT } from '@webbridge/contract';
+import type { Hono } from 'hono';
+import { ActionDispatcher } from './actions/ActionDispatcher';
+import {
+  isWildcard,
+  lanAddresses,
+  listenNode,
+  type NodeListener,
+  ownHostnames,
+} from './adapters/nodeListener';
+import { createApp } from './app';
+import type { BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
+import { EventHub } from './events/EventHub';
+import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
+import { createLogger } from './logging/createLogger';
+import { MediaRegistry } from './media/MediaRegistry';
+import { WireMapper } from './media/toWire';
+
+/** A bridge: the app, its listener and the controls a host needs. */
+export interface Bridge {
+  /** The Hono app (usable without listening, e.g. `app.request()`). */
+  readonly app: Hono;
+  /** Starts listening. Resolves with the real port and the URLs a browser can use. */
+  listen(options: ListenOptions): Promise<ListeningAddress>;
+  /** Replaces the access code: the old one stops working at once and its streams close. */
+  setAccessCode(code: string): void;
+  /** Number of open event streams. */
+  readonly subscriberCount: number;
+  /** Closes every event stream, the listener and every open connection. */
+  stop(): Promise<void>;
+}
+
+/** Options beyond {@link BridgeOptions} that tests tune. */
+export interface BridgeTuning {
+  readonly authThrottle?: AuthThrottleOptions;
+}
+
+/**
+ * Builds the bridge around a host.
+ *
+ * @example
+ * ```ts
+ * const bridge = createBridge({ host, accessCode, uploadDir: join(dataDir, 'uploads') });
+ * const { urls } = await bridge.listen({ port: 7878, hostname: '127.0.0.1' });
+ * // later
+ * await bridge.stop();
+ * ```
+ */
+export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
+  let accessCode = options.accessCode;
+  let allowed: ReadonlySet<string> = ownHostnames('127.0.0.1');
+  let listener: NodeListener | undefined;
+  const logger = createLogger(options.logLevel ?? 'info');
+  const media = new MediaRegistry(options.mediaTtlMs ?? DEFAULT_MEDIA_TTL_MS);
+  const wire = new WireMapper(media);
+  const hub = new EventHub(options.host);
+  const app = createApp({
+    host: options.host,
+    logger,
+    code: { current: () => accessCode },
+    throttle: new AuthThrottle(options.authThrottle),
+    allowedHosts: () => allowed,
+    hub,
+    wire,
+    media,
+    dispatcher: new ActionDispatcher(options.host, media),
+    heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    uploadDir: options.uploadDir,
+    uploadLimit: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT,
+    staticDir: options.staticDir,
+  });
+
+  return {
+    app,
+    async listen({ port, hostname }) {
+      if (listener) throw new Error('The bridge is already listening.');
+      listener = await listenNode(app, port, hostname);
+      allowed = ownHostnames(hostname);
+      const hosts = isWildcard(hostname) ? ['127.0.0.1', ...lanAddresses()] : [hostname];
+      const urls = hosts.map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${listener?.port}`);
+      logger.info({ port: listener.port }, 'listening');
+      return { port: listener.port, hostname, urls };
+    },
+    setAccessCode(code) {
+      const old = accessCode;
+      accessCode = code;
+      hub.closeWhere((s) => s.accessCode === old);
+      logger.info('access code rotated');
+    },
+    get subscriberCount() {
+      return hub.size;
+    },
+    async stop() {
+      hub.dispose();
+      const current = listener;
+      listener = undefined;
+      await current?.close();
+    },
+  };
+}

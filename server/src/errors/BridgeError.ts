@@ -1,0 +1,34 @@
+import type { ErrorCode, SessionIdentity } from '@webbridge/contract';
+import { ERROR_STATUS } from '@webbridge/contract';
+
+/** Extra members of a problem body, beside type/title/status/detail/code. */
+export interface ProblemExtras {
+  readonly issues?: { path: (string | number)[]; message: string }[];
+  readonly current?: SessionIdentity;
+  /** Seconds, sent as `Retry-After` with 429. */
+  readonly retryAfter?: number;
+}
+
+/**
+ * The one error type of the bridge and of hosts: a protocol error code with a readable
+ * detail. Rendered as problem+json by `renderProblem`. Anything else thrown becomes a 500
+ * without internals in the body.
+ *
+ * @example
+ * ```ts
+ * throw new BridgeError('not_applicable', 'Nothing is streaming, so there is nothing to stop.');
+ * ```
+ */
+export class BridgeError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly extras: ProblemExtras;
+
+  constructor(code: ErrorCode, detail: string, extras: ProblemExtras = {}) {
+    super(detail);
+    this.name = 'BridgeError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.extras = extras;
+  }
+}

@@ -1,0 +1,87 @@
+import type { Projection } from '@webbridge/contract';
+import type { HostAdapter } from '../adapter';
+
+/** One open event stream, as the hub knows it. */
+export interface Subscription {
+  /** The access code the stream was opened with (never logged). */
+  readonly accessCode: string;
+  /** Ends the stream; the client reconnects and starts over with a snapshot. */
+  close(): void;
+}
+
+/**
+ * Numbers the host's projections and wakes the per-subscriber producers when it changes.
+ * It holds only the latest projection; each producer keeps what its own client last
+ * received, so a slow client costs one reference, not a queue of updates.
+ */
+export class EventHub {
+  private version = 0;
+  private state: Projection;
+  private waiters = new Set<() => void>();
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly host: HostAdapter) {
+    this.state = host.readState();
+    this.unsubscribe = host.subscribe(() => {
+      this.version++;
+      this.state = this.host.readState();
+      const waiters = this.waiters;
+      this.waiters = new Set();
+      for (const wake of waiters) wake();
+    });
+  }
+
+  /** The latest projection and its sequence number. */
+  latest(): { seq: number; state: Projection } {
+    return { seq: this.version, state: this.state };
+  }
+
+  /**
+   * Resolves `true` once the projection is newer than `seq`, or `false` after `timeoutMs`
+   * or when `signal` aborts.
+   */
+  waitForChange(seq: number, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+    if (this.version > seq) return Promise.resolve(true);
+    if (signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (changed: boolean) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.waiters.delete(wake);
+        resolve(changed);
+      };
+      const wake = () => done(true);
+      const onAbort = () => done(false);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiters.add(wake);
+    });
+  }
+
+  add(subscription: Subscription): void {
+    this.subscriptions.add(subscription);
+  }
+
+  remove(subscription: Subscription): void {
+    this.subscriptions.delete(subscription);
+  }
+
+  /** Number of open streams. */
+  get size(): number {
+    return this.subscriptions.size;
+  }
+
+  /** Closes the streams that `predicate` selects (all by default). */
+  closeWhere(predicate: (s: Subscription) => boolean = () => true): void {
+    for (const subscription of [...this.subscriptions]) {
+      if (predicate(subscription)) subscription.close();
+    }
+  }
+
+  /** Stops listening to the host and closes every stream. */
+  dispose(): void {
+    this.unsubscribe();
+    this.closeWhere();
+  }
+}

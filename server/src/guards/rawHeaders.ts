@@ -1,0 +1,30 @@
+import type { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
+
+/**
+ * Every header name of the request as sent, lower-cased, with how often it appeared.
+ * Node keeps only the first of two Authorization or Host headers in `req.headers` and Hono
+ * joins others, so duplicates are only visible in the raw header list.
+ */
+export function rawHeaderCounts(c: Context): Map<string, number> {
+  const counts = new Map<string, number>();
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming?.rawHeaders) {
+    const raw = incoming.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!.toLowerCase();
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+    return counts;
+  }
+  // Not behind Node (app.request in unit tests): the Fetch Headers object already merged
+  // duplicates, so one is all we can see.
+  for (const name of c.req.raw.headers.keys()) counts.set(name, 1);
+  return counts;
+}
+
+/** The remote address of the client, for rate limiting. */
+export function clientAddress(c: Context): string {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress ?? 'local';
+}

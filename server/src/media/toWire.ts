@@ -1,0 +1,50 @@
+import type {
+  Attachment,
+  HostAttachment,
+  HostMessage,
+  Message,
+  Projection,
+  Snapshot,
+} from '@webbridge/contract';
+import { PROTOCOL_VERSION } from '@webbridge/contract';
+import type { ProjectionDelta } from '../events/diffProjection';
+import type { MediaRegistry } from './MediaRegistry';
+
+/**
+ * Turns host data into wire data: every attachment gets a currently valid media id. Messages
+ * without attachments pass through untouched (no copy), so the cost follows the attachments.
+ */
+export class WireMapper {
+  constructor(private readonly media: MediaRegistry) {}
+
+  attachment(attachment: HostAttachment): Attachment {
+    return { ...attachment, media: this.media.refFor(attachment.id) };
+  }
+
+  message(message: HostMessage): Message {
+    if (message.attachments.length === 0) return message as Message;
+    return { ...message, attachments: message.attachments.map((a) => this.attachment(a)) };
+  }
+
+  snapshot(state: Projection): Snapshot {
+    return {
+      protocol: PROTOCOL_VERSION,
+      ...state,
+      conversations: {
+        ...state.conversations,
+        messages: state.conversations.messages.map((m) => this.message(m)),
+        pending: state.conversations.pending.map((a) => this.attachment(a)),
+      },
+    };
+  }
+
+  /** The wire form of a delta's message and attachment fields. */
+  delta(delta: ProjectionDelta) {
+    return {
+      ...delta,
+      ...(delta.put ? { put: delta.put.map((m) => this.message(m)) } : {}),
+      ...(delta.add ? { add: delta.add.map((m) => this.message(m)) } : {}),
+      ...(delta.pending ? { pending: delta.pending.map((a) => this.attachment(a)) } : {}),
+    };
+  }
+}

@@ -1,0 +1,69 @@
+import {
+  createFetchHandler,
+  RequestValidationError,
+  TsRestHttpError,
+  TsRestResponse,
+  tsr,
+} from '@ts-rest/serverless/fetch';
+import { contract, PROBLEM_CONTENT_TYPE } from '@webbridge/contract';
+import type { ZodError } from 'zod';
+import type { ActionDispatcher } from '../actions/ActionDispatcher';
+import type { HostAdapter } from '../adapter';
+import { BridgeError } from '../errors/BridgeError';
+import { problemBody } from '../errors/renderProblem';
+import type { WireMapper } from '../media/toWire';
+
+/** The routes served through ts-rest: their request and response types come from the contract. */
+const served = { locale: contract.locale, state: contract.state, action: contract.action };
+
+/** Dependencies of the ts-rest routes. */
+export interface TsRestDeps {
+  readonly host: HostAdapter;
+  readonly wire: WireMapper;
+  readonly dispatcher: ActionDispatcher;
+}
+
+/**
+ * Builds the fetch handler for /api/locale, /api/state and /api/action. The guards (auth,
+ * headers, body limit) have already run: ts-rest reads JSON bodies without a limit.
+ */
+export function createTsRestHandler({
+  host,
+  wire,
+  dispatcher,
+}: TsRestDeps): (request: Request) => Promise<Response> {
+  const router = tsr.router(served, {
+    locale: async () => ({ status: 200, body: host.locale() }),
+    state: async () => ({ status: 200, body: wire.snapshot(host.readState()) }),
+    action: async ({ body }) => ({ status: 200, body: await dispatcher.dispatch(body) }),
+  });
+  return createFetchHandler(served, router, {
+    jsonQuery: false,
+    responseValidation: false,
+    errorHandler: (error) => problemResponse(toBridgeError(error)),
+  });
+}
+
+function toBridgeError(error: unknown): unknown {
+  if (error instanceof RequestValidationError) {
+    const zodError: ZodError | null =
+      error.bodyError ?? error.queryError ?? error.headersError ?? error.pathParamsError;
+    const issues = (zodError?.issues ?? []).map((issue) => ({
+      path: issue.path,
+      message: issue.message,
+    }));
+    return new BridgeError('invalid_request', 'The request does not match the protocol.', { issues });
+  }
+  if (error instanceof TsRestHttpError && error.statusCode === 400) {
+    return new BridgeError('invalid_request', 'The body is not valid JSON.');
+  }
+  return error;
+}
+
+function problemResponse(error: unknown): TsRestResponse {
+  const body = problemBody(error);
+  return new TsRestResponse(JSON.stringify(body), {
+    status: body.status,
+    headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store' },
+  });
+}

@@ -1,0 +1,56 @@
+import { rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import type { Context } from 'hono';
+import type { HostAdapter } from '../adapter';
+import { BridgeError } from '../errors/BridgeError';
+import { receiveUpload } from './receiveUpload';
+import { safeFileName, safeMediaType } from './safeNames';
+
+/** Dependencies of POST /api/upload. */
+export interface UploadDeps {
+  readonly host: HostAdapter;
+  readonly uploadDir: string;
+  readonly uploadLimit: number;
+}
+
+/**
+ * POST /api/upload?name=<file name>: the raw body is the file, `Content-Type` its type.
+ * A Content-Length is required (411) and checked against the limit before anything is read
+ * (413); the body is then streamed to disk and handed to the host as a pending attachment.
+ */
+export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
+  return async (c: Context) => {
+    const name = safeFileName(c.req.query('name'));
+    if (name === undefined) {
+      throw new BridgeError('invalid_request', 'Give the file name as ?name= (1 to 255 characters).', {
+        issues: [{ path: ['name'], message: 'required, 1 to 255 characters, no control characters' }],
+      });
+    }
+    const lengthHeader = c.req.header('content-length');
+    if (lengthHeader === undefined || !/^\d+$/.test(lengthHeader)) {
+      throw new BridgeError('length_required', 'Send the file size as Content-Length.');
+    }
+    const declared = Number(lengthHeader);
+    if (declared > uploadLimit) {
+      throw new BridgeError('payload_too_large', `Uploads are limited to ${uploadLimit} bytes.`);
+    }
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const body = incoming ?? (c.req.raw.body ? Readable.fromWeb(c.req.raw.body as never) : Readable.from([]));
+    const file = await receiveUpload(body, declared, uploadLimit, uploadDir);
+    try {
+      const attachment = await host.runOnMain(() =>
+        host.addAttachment({
+          path: file.path,
+          name,
+          type: safeMediaType(c.req.header('content-type')),
+          size: file.size,
+        }),
+      );
+      return c.json({ attachment }, 201);
+    } catch (error) {
+      await rm(file.path, { force: true });
+      throw error;
+    }
+  };
+}
