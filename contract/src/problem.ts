@@ -21,7 +21,6 @@ export const ERROR_STATUS = {
   not_applicable: 422,
   rate_limited: 429,
   internal: 500,
-  unavailable: 503,
 } as const;
 
 /** A stable machine code of an error. */
@@ -47,7 +46,6 @@ export const ERROR_TITLE: { readonly [K in ErrorCode]: string } = {
   not_applicable: 'Action not applicable',
   rate_limited: 'Too many requests',
   internal: 'Internal error',
-  unavailable: 'Service unavailable',
 };
 
 /** Content type of every error body (RFC 9457). */

@@ -37,6 +37,7 @@ export const contract = c.router(
         200: actionResponseSchema,
         400: problemSchema,
         ...authErrors,
+        404: problemSchema,
         409: sessionMismatchSchema,
         411: problemSchema,
         413: problemSchema,

@@ -12,6 +12,7 @@ import type { AccessCodeHolder } from './guards/authGuard';
 import { authGuard } from './guards/authGuard';
 import { headerGuard } from './guards/headerGuard';
 import { hostGuard } from './guards/hostGuard';
+import { describeError } from './logging/describeError';
 import { requestLogger } from './logging/requestLogger';
 import type { MediaRegistry } from './media/MediaRegistry';
 import { mediaRoute } from './media/mediaRoute';
@@ -38,22 +39,36 @@ export interface AppDeps {
   readonly staticDir: string | undefined;
 }
 
+/** The methods of each API path, for 405 answers. */
+const ALLOWED_METHODS: Readonly<Record<string, string>> = {
+  '/api/locale': 'GET, HEAD',
+  '/api/state': 'GET, HEAD',
+  '/api/action': 'POST',
+  '/api/events': 'GET',
+  '/api/upload': 'POST',
+  '/api/media': 'GET, HEAD',
+};
+
 /** Paths that require the access code. */
 const PROTECTED = ['/api/state', '/api/events', '/api/action', '/api/upload'] as const;
 
 /**
- * Builds the Hono app. Order matters: logging, Host check, raw-header checks, then auth and
- * body limits, all before any route reads a body.
+ * Builds the Hono app. Order matters: logging and protocol headers, raw-header checks, the
+ * Host check, then auth and body limits, all before any route reads a body.
  */
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.use('*', requestLogger(deps.logger));
-  app.use('*', hostGuard(deps.allowedHosts));
-  app.use('*', headerGuard());
+  // Outermost, so refusals by the guards below carry the protocol version too.
   app.use('/api/*', async (c, next) => {
     await next();
     c.res.headers.set(PROTOCOL_HEADER, String(PROTOCOL_VERSION));
+    // Snapshots carry media ids, which are credentials: nothing of the API is cached.
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
   });
+  // Duplicates first: with two Host headers the Host check would only see the first.
+  app.use('*', headerGuard());
+  app.use('*', hostGuard(deps.allowedHosts));
   for (const path of PROTECTED) app.use(path, authGuard(deps.code, deps.throttle));
 
   const tsRest = createTsRestHandler(deps);
@@ -89,24 +104,18 @@ export function createApp(deps: AppDeps): Hono {
   app.post('/api/upload', uploadRoute(deps));
   app.get('/api/media', mediaRoute(deps));
   app.all('/api/*', (c) => {
-    const known = ['/api/locale', '/api/state', '/api/action', '/api/events', '/api/upload', '/api/media'];
-    throw known.includes(c.req.path)
-      ? new BridgeError('method_not_allowed', 'This route does not take that method.')
-      : new BridgeError('not_found', 'There is no such route.');
+    const allow = ALLOWED_METHODS[c.req.path];
+    if (allow === undefined) throw new BridgeError('not_found', 'There is no such route.');
+    return renderProblem(new BridgeError('method_not_allowed', 'This route does not take that method.'), {
+      Allow: allow,
+    });
   });
   if (deps.staticDir) staticRoutes(app, deps.staticDir);
 
   app.notFound(() => renderProblem(new BridgeError('not_found', 'There is no such page.')));
   app.onError((error) => {
-    if (!(error instanceof BridgeError)) deps.logger.error({ err: describe(error) }, 'unhandled error');
+    if (!(error instanceof BridgeError)) deps.logger.error({ err: describeError(error) }, 'unhandled error');
     return renderProblem(error);
   });
   return app;
-}
-
-/** The error's name and message only: stack traces can carry paths. */
-function describe(error: unknown): { name: string; message: string } {
-  return error instanceof Error
-    ? { name: error.name, message: error.message }
-    : { name: 'unknown', message: '' };
 }

@@ -50,6 +50,8 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   let accessCode = options.accessCode;
   let allowed: ReadonlySet<string> = ownHostnames('127.0.0.1');
   let listener: NodeListener | undefined;
+  let stopped = false;
+  let hostRefresh: NodeJS.Timeout | undefined;
   const logger = createLogger(options.logLevel ?? 'info');
   const media = new MediaRegistry(options.mediaTtlMs ?? DEFAULT_MEDIA_TTL_MS);
   const wire = new WireMapper(media);
@@ -74,8 +76,16 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
     app,
     async listen({ port, hostname }) {
       if (listener) throw new Error('The bridge is already listening.');
+      if (stopped) throw new Error('A stopped bridge cannot listen again; create a new one.');
       listener = await listenNode(app, port, hostname);
       allowed = ownHostnames(hostname);
+      if (isWildcard(hostname)) {
+        // Interface addresses change (DHCP, a new Wi-Fi): refresh the Host allow-list.
+        hostRefresh = setInterval(() => {
+          allowed = ownHostnames(hostname);
+        }, 5_000);
+        hostRefresh.unref();
+      }
       const hosts = isWildcard(hostname) ? ['127.0.0.1', ...lanAddresses()] : [hostname];
       const urls = hosts.map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${listener?.port}`);
       logger.info({ port: listener.port }, 'listening');
@@ -91,6 +101,8 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
       return hub.size;
     },
     async stop() {
+      stopped = true;
+      if (hostRefresh) clearInterval(hostRefresh);
       hub.dispose();
       const current = listener;
       listener = undefined;

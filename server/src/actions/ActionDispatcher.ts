@@ -23,7 +23,7 @@ const MAX_REMEMBERED = 10_000;
  * `actionId` returns the first outcome and applies nothing.
  */
 export class ActionDispatcher {
-  private readonly recent = new Map<string, { at: number; outcome: Promise<Outcome> }>();
+  private readonly recent = new Map<string, { at: number; action: string; outcome: Promise<Outcome> }>();
 
   constructor(
     private readonly host: HostAdapter,
@@ -43,9 +43,15 @@ export class ActionDispatcher {
     if (id === undefined) return this.run(action);
     this.forgetOld();
     const seen = this.recent.get(id);
-    if (seen) return seen.outcome;
+    if (seen) {
+      if (seen.action === action.action) return seen.outcome;
+      return Promise.resolve({
+        ok: false,
+        error: new BridgeError('invalid_request', 'This actionId was already used for another action.'),
+      });
+    }
     const outcome = this.run(action);
-    this.recent.set(id, { at: this.now(), outcome });
+    this.recent.set(id, { at: this.now(), action: action.action, outcome });
     return outcome;
   }
 

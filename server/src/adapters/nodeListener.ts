@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import { networkInterfaces } from 'node:os';
+import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
+import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION, problemType } from '@webbridge/contract';
 import type { Hono } from 'hono';
 
 /** Request-parsing bounds of the Node listener. */
@@ -13,6 +15,34 @@ const SERVER_OPTIONS = {
   keepAliveTimeout: 5_000,
 } as const;
 
+/** How long open responses may take to finish when the listener closes. */
+const CLOSE_GRACE_MS = 250;
+
+/**
+ * Node's own parser refuses some requests before Hono sees them (two Content-Length headers,
+ * Content-Length with Transfer-Encoding, oversized headers); answer those as problems too.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    type: problemType('invalid_request'),
+    title: tooLarge ? 'Request header fields too large' : 'Bad request',
+    status,
+    detail: tooLarge ? 'The request headers are too large.' : 'The request could not be parsed.',
+    code: 'invalid_request',
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 /** A started Node HTTP listener for the app. */
 export interface NodeListener {
   readonly server: Server;
@@ -23,6 +53,7 @@ export interface NodeListener {
 /** Listens with @hono/node-server on `hostname:port` (0 = any free port). */
 export function listenNode(app: Hono, port: number, hostname: string): Promise<NodeListener> {
   const server = createAdaptorServer({ fetch: app.fetch, serverOptions: SERVER_OPTIONS }) as Server;
+  server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, hostname, () => {
@@ -35,8 +66,10 @@ export function listenNode(app: Hono, port: number, hostname: string): Promise<N
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
-            // Event streams and idle keep-alive sockets would hold close() open forever.
-            server.closeAllConnections();
+            server.closeIdleConnections();
+            // Ended event streams get a moment to flush their last bytes; then whatever is
+            // still open (a stalled upload, a client that never reads) is cut.
+            setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
           }),
       });
     });

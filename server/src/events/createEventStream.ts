@@ -1,4 +1,4 @@
-import { HEARTBEAT_EVENT, STATE_EVENT } from '@webbridge/contract';
+import { type DeltaEvent, HEARTBEAT_EVENT, type SnapshotEvent, STATE_EVENT } from '@webbridge/contract';
 import type { WireMapper } from '../media/toWire';
 import { createSignatureCache } from './configSignature';
 import { diffProjection, isEmptyDelta } from './diffProjection';
@@ -29,6 +29,8 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
   /** The seq the client is at; may lag `sent.seq` when changes were invisible to it. */
   let clientSeq = 0;
   let subscription: Subscription | undefined;
+  /** When the last frame went out: heartbeats measure idleness of the stream, not of the host. */
+  let lastFrameAt = Date.now();
 
   const finish = () => {
     stop.abort();
@@ -56,7 +58,7 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
           sent = hub.latest();
           sentSignature = signature(sent.state);
           clientSeq = sent.seq;
-          const snapshot = {
+          const snapshot: SnapshotEvent = {
             kind: 'snapshot',
             seq: sent.seq,
             signature: sentSignature,
@@ -66,16 +68,18 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
           return;
         }
         for (;;) {
-          const changed = await hub.waitForChange(sent.seq, heartbeatMs, stop.signal);
+          const idleFor = Date.now() - lastFrameAt;
+          const changed = await hub.waitForChange(sent.seq, Math.max(0, heartbeatMs - idleFor), stop.signal);
           if (stop.signal.aborted) return;
           if (!changed) {
             controller.enqueue(sseFrame(HEARTBEAT_EVENT, JSON.stringify({ t: Date.now() })));
+            lastFrameAt = Date.now();
             return;
           }
           const next = hub.latest();
           const nextSignature = signature(next.state);
           if (nextSignature !== sentSignature) {
-            const snapshot = {
+            const snapshot: SnapshotEvent = {
               kind: 'snapshot',
               seq: next.seq,
               signature: nextSignature,
@@ -90,12 +94,13 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
               sent = next;
               continue;
             }
-            const frame = { kind: 'delta', seq: next.seq, base: clientSeq, ...wire.delta(delta) };
+            const frame: DeltaEvent = { kind: 'delta', seq: next.seq, base: clientSeq, ...wire.delta(delta) };
             controller.enqueue(sseFrame(STATE_EVENT, JSON.stringify(frame), next.seq));
           }
           sent = next;
           sentSignature = nextSignature;
           clientSeq = next.seq;
+          lastFrameAt = Date.now();
           return;
         }
       },

@@ -1,5 +1,6 @@
 import type {
   Attachment,
+  DeltaEvent,
   HostAttachment,
   HostMessage,
   Message,
@@ -39,12 +40,13 @@ export class WireMapper {
   }
 
   /** The wire form of a delta's message and attachment fields. */
-  delta(delta: ProjectionDelta) {
+  delta(delta: ProjectionDelta): Omit<DeltaEvent, 'kind' | 'seq' | 'base'> {
+    const { put, add, pending, ...rest } = delta;
     return {
-      ...delta,
-      ...(delta.put ? { put: delta.put.map((m) => this.message(m)) } : {}),
-      ...(delta.add ? { add: delta.add.map((m) => this.message(m)) } : {}),
-      ...(delta.pending ? { pending: delta.pending.map((a) => this.attachment(a)) } : {}),
+      ...rest,
+      ...(put ? { put: put.map((m) => this.message(m)) } : {}),
+      ...(add ? { add: add.map((m) => this.message(m)) } : {}),
+      ...(pending ? { pending: pending.map((a) => this.attachment(a)) } : {}),
     };
   }
 }

@@ -6,11 +6,13 @@ import {
   tsr,
 } from '@ts-rest/serverless/fetch';
 import { contract, PROBLEM_CONTENT_TYPE } from '@webbridge/contract';
+import type { Logger } from 'pino';
 import type { ZodError } from 'zod';
 import type { ActionDispatcher } from '../actions/ActionDispatcher';
 import type { HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
 import { problemBody } from '../errors/renderProblem';
+import { describeError } from '../logging/describeError';
 import type { WireMapper } from '../media/toWire';
 
 /** The routes served through ts-rest: their request and response types come from the contract. */
@@ -21,6 +23,7 @@ export interface TsRestDeps {
   readonly host: HostAdapter;
   readonly wire: WireMapper;
   readonly dispatcher: ActionDispatcher;
+  readonly logger: Logger;
 }
 
 /**
@@ -31,6 +34,7 @@ export function createTsRestHandler({
   host,
   wire,
   dispatcher,
+  logger,
 }: TsRestDeps): (request: Request) => Promise<Response> {
   const router = tsr.router(served, {
     locale: async () => ({ status: 200, body: host.locale() }),
@@ -40,7 +44,11 @@ export function createTsRestHandler({
   return createFetchHandler(served, router, {
     jsonQuery: false,
     responseValidation: false,
-    errorHandler: (error) => problemResponse(toBridgeError(error)),
+    errorHandler: (error) => {
+      const known = toBridgeError(error);
+      if (!(known instanceof BridgeError)) logger.error({ err: describeError(known) }, 'unhandled error');
+      return problemResponse(known);
+    },
   });
 }
 
@@ -54,7 +62,8 @@ function toBridgeError(error: unknown): unknown {
     }));
     return new BridgeError('invalid_request', 'The request does not match the protocol.', { issues });
   }
-  if (error instanceof TsRestHttpError && error.statusCode === 400) {
+  // ts-rest parses the body with request.json(), which throws a plain SyntaxError.
+  if (error instanceof SyntaxError || (error instanceof TsRestHttpError && error.statusCode === 400)) {
     return new BridgeError('invalid_request', 'The body is not valid JSON.');
   }
   return error;

@@ -32,6 +32,7 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
       throw new BridgeError('length_required', 'Send the file size as Content-Length.');
     }
     const declared = Number(lengthHeader);
+    if (declared === 0) throw new BridgeError('invalid_request', 'The file is empty.');
     if (declared > uploadLimit) {
       throw new BridgeError('payload_too_large', `Uploads are limited to ${uploadLimit} bytes.`);
     }
