@@ -1,1 +1,28 @@
-export {};
+export type { ClientErrorCode } from './BridgeClientError';
+export { BridgeClientError } from './BridgeClientError';
+export type {
+  BridgeClient,
+  BridgeClientOptions,
+  Destination,
+  RequestOptions,
+  SensitiveActionName,
+  SensitiveArgs,
+  SensitiveOutcome,
+} from './client';
+export { createBridgeClient } from './client';
+export { createActionId } from './createActionId';
+export type { BackoffOptions } from './events/backoffDelay';
+export { backoffDelay } from './events/backoffDelay';
+export type { ConnectEventsOptions, EventConnection } from './events/connectEvents';
+export { connectEvents } from './events/connectEvents';
+export type { EventStreamErrorKind } from './events/EventStreamError';
+export { EventStreamError } from './events/EventStreamError';
+export type { ReadEventStreamOptions, StreamItem } from './events/readEventStream';
+export { readEventStream } from './events/readEventStream';
+export type { ApplyResult, ResyncReason, SyncState } from './reducer';
+export { applyEvent } from './reducer';
+export { parseJsonSafely } from './safeJson';
+export { sessionGuardOf } from './sessionGuardOf';
+export type { ConnectionStatus, Store, StoreListener, StoreState, WritableStore } from './store';
+export { createStore } from './store';
+export type { UploadOptions } from './uploadFile';

@@ -1,0 +1,324 @@
+import { type ApiFetcher, initClient } from '@ts-rest/core';
+import type {
+  Action,
+  ActionName,
+  ActionOf,
+  ActionResultOf,
+  HostAttachment,
+  Locale,
+  MediaRef,
+  SensitiveAction,
+  SessionGuard,
+  SessionIdentity,
+  Snapshot,
+} from '@webbridge/contract';
+import { actionResultSchemas, contract, localeSchema, snapshotSchema } from '@webbridge/contract';
+import type { ZodTypeAny } from 'zod';
+import { BridgeClientError } from './BridgeClientError';
+import { createActionId } from './createActionId';
+import { errorFromFailure, errorFromResponse } from './errorFromResponse';
+import { type ConnectEventsOptions, connectEvents, type EventConnection } from './events/connectEvents';
+import { parseJsonSafely } from './safeJson';
+import { sessionGuardOf } from './sessionGuardOf';
+import { createStore, type Store, type WritableStore } from './store';
+import { type UploadOptions, uploadFile } from './uploadFile';
+
+/** Options of {@link createBridgeClient}. */
+export interface BridgeClientOptions {
+  /** Origin (and optional path prefix) of the bridge, e.g. `http://192.168.1.20:7878`. */
+  readonly baseUrl: string;
+  /** The access code shown by the host. */
+  readonly accessCode: string;
+  /** @default globalThis.fetch (and XMLHttpRequest for uploads with progress, in browsers) */
+  readonly fetch?: typeof fetch;
+  /** The store to keep current. @default a new {@link createStore} */
+  readonly store?: WritableStore;
+  /**
+   * How many times an action is sent again, with the same `actionId`, after a network failure.
+   * @default 2
+   */
+  readonly retries?: number;
+  /** @default 500 */
+  readonly retryDelayMs?: number;
+  /** @default {@link createActionId} (crypto.randomUUID, or getRandomValues outside secure contexts) */
+  readonly createActionId?: () => string;
+}
+
+/** The names of the session-sensitive actions. */
+export type SensitiveActionName = SensitiveAction['action'];
+
+/** A sensitive action without its identity fields: the client adds them from the store. */
+export type SensitiveArgs<N extends SensitiveActionName> = Omit<ActionOf<N>, keyof SessionGuard | 'actionId'>;
+
+/** Where a send would land now, after the session changed under the user. */
+export interface Destination extends SessionIdentity {
+  /** The conversation's title from the list ('' when the list does not have it). */
+  readonly title: string;
+}
+
+/**
+ * The outcome of a session-sensitive action. `session_changed` (409) means nothing happened:
+ * the store now shows the fresh state and the UI must ask the user to confirm `destination`
+ * before anything is sent again. Other failures throw {@link BridgeClientError}.
+ */
+export type SensitiveOutcome<N extends SensitiveActionName> =
+  | { readonly kind: 'done'; readonly result: ActionResultOf<N> }
+  | {
+      readonly kind: 'session_changed';
+      readonly destination: Destination;
+      readonly error: BridgeClientError;
+    };
+
+/** Options of one request. */
+export interface RequestOptions {
+  readonly signal?: AbortSignal;
+}
+
+/** The typed client of one bridge. Create it with {@link createBridgeClient}. */
+export interface BridgeClient {
+  /** The state the user is looking at and the connection status. */
+  readonly store: Store;
+  /** Replaces the access code (after the host rotated it). Open connections keep the old one. */
+  setAccessCode(code: string): void;
+  /** Subscribes to the event stream and keeps {@link BridgeClient.store} current. */
+  connect(options?: Pick<ConnectEventsOptions, 'heartbeatMs' | 'backoff' | 'onError'>): EventConnection;
+  /** GET /api/state; the store shows the answer. */
+  fetchState(options?: RequestOptions): Promise<Snapshot>;
+  /** GET /api/locale (public). */
+  locale(options?: RequestOptions): Promise<Locale>;
+  /**
+   * POSTs one action and returns its typed result, or throws {@link BridgeClientError}. An
+   * `actionId` is added when absent; after a network failure the same action (same id) is sent
+   * again, so the server applies it at most once.
+   */
+  action<A extends Action>(action: A, options?: RequestOptions): Promise<ActionResultOf<A['action']>>;
+  /**
+   * Any session-sensitive action, with the identity of the state in the store.
+   * @example
+   * ```ts
+   * await client.sensitive({ action: 'branch', messageId, index: 1 });
+   * ```
+   */
+  sensitive<N extends SensitiveActionName>(
+    args: SensitiveArgs<N> & { action: N },
+    options?: RequestOptions,
+  ): Promise<SensitiveOutcome<N>>;
+  /**
+   * Sends a message into the conversation the user is looking at; never re-sent elsewhere.
+   * @example
+   * ```ts
+   * const outcome = await client.send('Hello');
+   * if (outcome.kind === 'session_changed') confirmDestination(outcome.destination.title);
+   * ```
+   */
+  send(text: string, attachmentIds?: string[]): Promise<SensitiveOutcome<'send'>>;
+  stop(): Promise<SensitiveOutcome<'stop'>>;
+  continue(): Promise<SensitiveOutcome<'continue'>>;
+  editMessage(messageId: string, text: string): Promise<SensitiveOutcome<'editMessage'>>;
+  branch(messageId: string, index: number): Promise<SensitiveOutcome<'branch'>>;
+  regenerate(messageId?: string): Promise<SensitiveOutcome<'regenerate'>>;
+  model(modelId: string): Promise<SensitiveOutcome<'model'>>;
+  workspace(uri: string): Promise<SensitiveOutcome<'workspace'>>;
+  /**
+   * Uploads one file as a pending attachment (raw body, `Content-Type` = the file's type).
+   * @example
+   * ```ts
+   * const attachment = await client.upload(file, file.name, { onProgress: (l, t) => bar(l / t) });
+   * ```
+   */
+  upload(file: Blob, name: string, options?: UploadOptions): Promise<HostAttachment>;
+  /** The URL that reads an attachment through its media id (no Bearer needed). */
+  mediaUrl(media: MediaRef): string;
+}
+
+/**
+ * Creates the typed client of a bridge. Requests and answers are typed and validated from the
+ * contract; errors are {@link BridgeClientError}s carrying the server's problem.
+ *
+ * @example
+ * ```ts
+ * const client = createBridgeClient({ baseUrl: location.origin, accessCode: code });
+ * client.connect();
+ * client.store.subscribe(({ snapshot, status }) => render(snapshot, status));
+ * ```
+ */
+export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const store = options.store ?? createStore();
+  const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const retries = options.retries ?? 2;
+  const retryDelayMs = options.retryDelayMs ?? 500;
+  const nextActionId = options.createActionId ?? createActionId;
+  let accessCode = options.accessCode;
+  const authorization = () => `Bearer ${accessCode}`;
+
+  // The wire is parsed here, not by ts-rest: prototype keys are dropped while parsing and a
+  // failed request becomes a BridgeClientError instead of a bare TypeError.
+  const api: ApiFetcher = async ({ path, method, headers, body, fetchOptions }) => {
+    const init: RequestInit = { ...fetchOptions, method, headers };
+    if (body !== undefined) init.body = body;
+    const signal = fetchOptions?.signal ?? undefined;
+    try {
+      const response = await fetchFn(path, init);
+      const text = await response.text();
+      const type = response.headers.get('content-type') ?? '';
+      return {
+        status: response.status,
+        body: type.includes('json') ? parseJson(text, response.status) : text,
+        headers: response.headers,
+      };
+    } catch (error) {
+      throw errorFromFailure(error, signal);
+    }
+  };
+  const rest = initClient(contract, {
+    baseUrl,
+    baseHeaders: { authorization },
+    api,
+    validateResponse: false,
+  });
+
+  const fetchState = async (request: RequestOptions = {}): Promise<Snapshot> => {
+    const response = await rest.state({ fetchOptions: fetchOptionsOf(request) });
+    if (response.status !== 200) throw errorFromResponse(response.status, response.body);
+    const snapshot = validate(snapshotSchema, response.body, 200);
+    store.replaceSnapshot(snapshot);
+    return snapshot;
+  };
+
+  const action = async <A extends Action>(input: A, request: RequestOptions = {}) => {
+    const body: A = input.actionId === undefined ? { ...input, actionId: nextActionId() } : input;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await rest.action({ body, fetchOptions: fetchOptionsOf(request) });
+        if (response.status !== 200) throw errorFromResponse(response.status, response.body);
+        if (response.body.action !== body.action) {
+          throw new BridgeClientError({
+            code: 'bad_response',
+            status: 200,
+            detail: 'answer for another action',
+          });
+        }
+        const schema: ZodTypeAny = actionResultSchemas[body.action as ActionName];
+        return validate(schema, response.body.result, 200) as ActionResultOf<A['action']>;
+      } catch (error) {
+        if (error instanceof BridgeClientError && error.code === 'network' && attempt < retries) {
+          await delay(retryDelayMs * 2 ** attempt, request.signal);
+          continue;
+        }
+        throw error;
+      }
+    }
+  };
+
+  const sensitive: BridgeClient['sensitive'] = async (args, request = {}) => {
+    // The identity of what the user sees now, never one remembered from an earlier call.
+    const seen = store.getState().snapshot;
+    if (seen === null) {
+      throw new BridgeClientError({ code: 'no_state', status: 0, detail: 'no state yet: connect first' });
+    }
+    const body = { ...args, ...sessionGuardOf(seen) } as unknown as SensitiveAction;
+    try {
+      return { kind: 'done', result: await action(body, request) };
+    } catch (error) {
+      if (!(error instanceof BridgeClientError) || error.code !== 'session_mismatch') throw error;
+      return { kind: 'session_changed', destination: await destinationAfter(error), error };
+    }
+  };
+
+  const destinationAfter = async (error: BridgeClientError): Promise<Destination> => {
+    let fresh: Snapshot | undefined;
+    try {
+      fresh = await fetchState();
+    } catch {
+      // The 409 body already says where a send would land; the title may then be unknown.
+    }
+    const list = (fresh ?? store.getState().snapshot)?.conversations.list ?? [];
+    const identity: SessionIdentity | undefined = fresh ?? error.current;
+    if (identity === undefined) throw error;
+    const { instanceId, sessionRevision, conversationId, projectId } = identity;
+    const title = list.find((c) => c.id === conversationId)?.title ?? '';
+    return { instanceId, sessionRevision, conversationId, projectId, title };
+  };
+
+  return {
+    store,
+    setAccessCode(code) {
+      accessCode = code;
+    },
+    connect(connectOptions = {}) {
+      return connectEvents({
+        ...connectOptions,
+        baseUrl,
+        accessCode: () => accessCode,
+        store,
+        fetch: fetchFn,
+      });
+    },
+    fetchState,
+    async locale(request = {}) {
+      const response = await rest.locale({ fetchOptions: fetchOptionsOf(request) });
+      if (response.status !== 200) throw errorFromResponse(response.status, response.body);
+      return validate(localeSchema, response.body, 200);
+    },
+    action,
+    sensitive,
+    send: (text, attachmentIds) =>
+      sensitive(
+        attachmentIds === undefined ? { action: 'send', text } : { action: 'send', text, attachmentIds },
+      ),
+    stop: () => sensitive({ action: 'stop' }),
+    continue: () => sensitive({ action: 'continue' }),
+    editMessage: (messageId, text) => sensitive({ action: 'editMessage', messageId, text }),
+    branch: (messageId, index) => sensitive({ action: 'branch', messageId, index }),
+    regenerate: (messageId) =>
+      sensitive(messageId === undefined ? { action: 'regenerate' } : { action: 'regenerate', messageId }),
+    model: (modelId) => sensitive({ action: 'model', modelId }),
+    workspace: (uri) => sensitive({ action: 'workspace', uri }),
+    upload(file, name, uploadOptions = {}) {
+      const url = `${baseUrl}${contract.upload.path}?name=${encodeURIComponent(name)}`;
+      return uploadFile({ url, authorization: authorization(), file, fetch: options.fetch }, uploadOptions);
+    },
+    mediaUrl(media) {
+      return `${baseUrl}${contract.media.path}?id=${encodeURIComponent(media.id)}`;
+    },
+  };
+}
+
+function fetchOptionsOf(request: RequestOptions): { signal?: AbortSignal } {
+  return request.signal === undefined ? {} : { signal: request.signal };
+}
+
+function parseJson(text: string, status: number): unknown {
+  try {
+    return parseJsonSafely(text);
+  } catch (cause) {
+    throw new BridgeClientError({ code: 'bad_response', status, detail: 'invalid JSON' }, { cause });
+  }
+}
+
+function validate<T>(
+  schema: { safeParse(data: unknown): { success: true; data: T } | { success: false } },
+  data: unknown,
+  status: number,
+): T {
+  const parsed = schema.safeParse(data);
+  if (!parsed.success)
+    throw new BridgeClientError({ code: 'bad_response', status, detail: 'unexpected answer' });
+  return parsed.data;
+}
+
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(errorFromFailure(signal.reason, signal));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(errorFromFailure(signal?.reason, signal));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,202 @@
+import { contract, DEFAULT_HEARTBEAT_MS, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import { assertNever } from '../assertNever';
+import type { WritableStore } from '../store';
+import { type BackoffOptions, backoffDelay } from './backoffDelay';
+import { EventStreamError } from './EventStreamError';
+import { readEventStream } from './readEventStream';
+
+/** Options of {@link connectEvents}. */
+export interface ConnectEventsOptions {
+  /** Origin (and optional path prefix) of the bridge, e.g. `http://192.168.1.20:7878`. */
+  readonly baseUrl: string;
+  /** The access code; read at every (re)connection. */
+  readonly accessCode: () => string;
+  /** The store the events are applied to. */
+  readonly store: WritableStore;
+  /** @default globalThis.fetch */
+  readonly fetch?: typeof fetch;
+  /**
+   * The server's heartbeat interval; two intervals of silence mean a dead connection.
+   * @default DEFAULT_HEARTBEAT_MS (15000)
+   */
+  readonly heartbeatMs?: number;
+  /** Reconnection delays. */
+  readonly backoff?: BackoffOptions;
+  /**
+   * A connection that stayed open this long resets the backoff.
+   * @default 10000
+   */
+  readonly healthyAfterMs?: number;
+  /**
+   * After this many failed attempts in a row the status turns from `reconnecting` to `offline`.
+   * @default 3
+   */
+  readonly offlineAfterFailures?: number;
+  /** Called with unexpected failures (network errors, invalid frames), for logging. */
+  readonly onError?: (error: unknown) => void;
+  /** Source of randomness for the jitter. @default Math.random */
+  readonly random?: () => number;
+}
+
+/** A running subscription to the event stream. */
+export interface EventConnection {
+  /** Closes the stream and stops reconnecting; the status becomes `offline`. */
+  close(): void;
+  /** Settles when the connection has stopped for good (closed, 401, or another protocol). */
+  readonly done: Promise<void>;
+}
+
+type Outcome =
+  | { readonly kind: 'unauthorized' }
+  | { readonly kind: 'reload' }
+  | { readonly kind: 'failed' }
+  | { readonly kind: 'ended'; readonly healthy: boolean };
+
+/** Raised into the request's signal when two heartbeat intervals pass in silence. */
+class DeadConnectionError extends Error {
+  override readonly name = 'DeadConnectionError';
+}
+
+/**
+ * Subscribes to GET /api/events over fetch (EventSource cannot send `Authorization`) and keeps
+ * `store` current: it sends `Last-Event-ID` with the last applied seq, reconnects with
+ * exponential backoff and full jitter, treats two heartbeat intervals of silence as a dead
+ * connection, and stops on 401 (`unauthorized`) or {@link EventConnection.close}. When the
+ * reducer refuses a delta, or a frame is invalid, the cursor is dropped and the next request
+ * goes without `Last-Event-ID`, so the server starts over with a snapshot.
+ *
+ * @example
+ * ```ts
+ * const store = createStore();
+ * const connection = connectEvents({ baseUrl, accessCode: () => code, store });
+ * // later
+ * connection.close();
+ * ```
+ */
+export function connectEvents(options: ConnectEventsOptions): EventConnection {
+  const { store } = options;
+  const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const healthyAfterMs = options.healthyAfterMs ?? 10_000;
+  const offlineAfter = options.offlineAfterFailures ?? 3;
+  const url = `${options.baseUrl.replace(/\/+$/, '')}${contract.events.path}`;
+  let closed = false;
+  let current: AbortController | undefined;
+  let wake: (() => void) | undefined;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        wake = undefined;
+        resolve();
+      }, ms);
+      wake = () => {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      };
+    });
+
+  const connectOnce = async (): Promise<Outcome> => {
+    const controller = new AbortController();
+    current = controller;
+    const sync = store.getState().sync;
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${options.accessCode()}`,
+      Accept: 'text/event-stream',
+    };
+    if (sync !== null) headers['Last-Event-ID'] = String(sync.seq);
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(
+        () => controller.abort(new DeadConnectionError('no event for two heartbeats')),
+        2 * heartbeatMs,
+      );
+    };
+    let openedAt: number | undefined;
+    const healthy = () => openedAt !== undefined && Date.now() - openedAt >= healthyAfterMs;
+    try {
+      arm();
+      const response = await fetchFn(url, { headers, signal: controller.signal });
+      if (response.status === 401) return { kind: 'unauthorized' };
+      const protocol = response.headers.get(PROTOCOL_HEADER);
+      if (protocol !== null && protocol !== String(PROTOCOL_VERSION)) return { kind: 'reload' };
+      if (!response.ok) return { kind: 'failed' };
+      openedAt = Date.now();
+      if (sync !== null) store.setStatus('live');
+      for await (const item of readEventStream(response)) {
+        arm();
+        switch (item.type) {
+          case 'state':
+            if (store.apply(item.event).kind === 'resync') return { kind: 'ended', healthy: healthy() };
+            store.setStatus('live');
+            break;
+          case 'heartbeat':
+            if (store.getState().sync !== null) store.setStatus('live');
+            break;
+          case 'retry':
+            // The server's hint is not used: the client's own backoff already spreads retries.
+            break;
+          default:
+            assertNever(item, 'stream item');
+        }
+      }
+      return { kind: 'ended', healthy: healthy() };
+    } catch (error) {
+      if (closed) return { kind: 'ended', healthy: false };
+      if (error instanceof EventStreamError) {
+        if (error.kind === 'protocol_mismatch') return { kind: 'reload' };
+        store.dropSync();
+      }
+      options.onError?.(error);
+      return openedAt === undefined ? { kind: 'failed' } : { kind: 'ended', healthy: healthy() };
+    } finally {
+      clearTimeout(watchdog);
+      // Releases the socket on every path, including an early return from the loop.
+      controller.abort();
+    }
+  };
+
+  const run = async (): Promise<void> => {
+    let attempt = 0;
+    let failures = 0;
+    while (!closed) {
+      const outcome = await connectOnce();
+      if (closed) break;
+      switch (outcome.kind) {
+        case 'unauthorized':
+          store.setStatus('unauthorized');
+          return;
+        case 'reload':
+          store.requireReload();
+          store.setStatus('offline');
+          return;
+        case 'failed':
+          failures++;
+          break;
+        case 'ended':
+          failures = 0;
+          if (outcome.healthy) attempt = 0;
+          break;
+        default:
+          assertNever(outcome, 'connection outcome');
+      }
+      store.setStatus(failures >= offlineAfter ? 'offline' : 'reconnecting');
+      await sleep(backoffDelay(attempt++, options.backoff, options.random));
+    }
+    store.setStatus('offline');
+  };
+
+  store.setStatus(store.getState().sync === null ? 'connecting' : 'reconnecting');
+  const done = run();
+  return {
+    close() {
+      if (closed) return;
+      closed = true;
+      current?.abort();
+      wake?.();
+    },
+    done,
+  };
+}

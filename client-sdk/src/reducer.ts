@@ -1,0 +1,124 @@
+import type { DeltaEvent, Message, Snapshot, StateEvent } from '@webbridge/contract';
+import { assertNever } from './assertNever';
+import { withoutForbiddenKeys } from './safeJson';
+
+/**
+ * The client's copy of the server state and the cursor that deltas must match.
+ *
+ * Messages are located by id with a search from the end of the list rather than an id→index
+ * map: `put` and `ap` touch the streaming tail, so the search stops after a few steps, while a
+ * map would have to be copied (or mutated, breaking purity) on every delta that adds a message.
+ */
+export interface SyncState {
+  /** The `seq` of the last event applied; the next delta must name it as its `base`. */
+  readonly seq: number;
+  /** The configuration signature of the last snapshot. */
+  readonly signature: string;
+  /** The state the user is looking at. */
+  readonly snapshot: Snapshot;
+}
+
+/** Why a delta was refused. */
+export type ResyncReason = 'no_state' | 'wrong_base' | 'bad_cut' | 'unknown_message' | 'wrong_offset';
+
+/**
+ * The outcome of {@link applyEvent}: the new state, or a refusal after which the caller drops
+ * its state and asks for a fresh snapshot.
+ */
+export type ApplyResult =
+  | { readonly kind: 'applied'; readonly state: SyncState }
+  | { readonly kind: 'resync'; readonly reason: ResyncReason };
+
+/**
+ * Applies one state event. Pure: `state` is never modified.
+ *
+ * A snapshot replaces the state. A delta applies only to the state at its `base`, in the order
+ * of the contract: `cut`, `put`, `ap`, `add`, then `approvals`, `run`, `pending`. Anything that
+ * does not fit (another base, no state, an unknown id, an append at another offset) answers
+ * `resync`: the client never guesses. Unchanged messages and groups keep their identity, so a
+ * UI can skip re-rendering them; the work is proportional to the delta, plus one shallow copy
+ * of the message list when it changes.
+ *
+ * @example
+ * ```ts
+ * const result = applyEvent(state, event);
+ * if (result.kind === 'resync') reconnectWithoutLastEventId();
+ * else state = result.state;
+ * ```
+ */
+export function applyEvent(state: SyncState | null, event: StateEvent): ApplyResult {
+  switch (event.kind) {
+    case 'snapshot':
+      return {
+        kind: 'applied',
+        state: { seq: event.seq, signature: event.signature, snapshot: withoutForbiddenKeys(event.snapshot) },
+      };
+    case 'delta':
+      return applyDelta(state, event);
+    default:
+      return assertNever(event, 'state event');
+  }
+}
+
+function applyDelta(state: SyncState | null, delta: DeltaEvent): ApplyResult {
+  if (state === null) return resync('no_state');
+  if (delta.base !== state.seq) return resync('wrong_base');
+  const before = state.snapshot.conversations.messages;
+  let after: Message[] | undefined;
+  const current = (): readonly Message[] => after ?? before;
+  const writable = (): Message[] => {
+    after ??= before.slice();
+    return after;
+  };
+
+  if (delta.cut !== undefined) {
+    if (delta.cut > before.length) return resync('bad_cut');
+    if (delta.cut < before.length) after = before.slice(0, delta.cut);
+  }
+  for (const message of delta.put ?? []) {
+    const index = lastIndexOfId(current(), message.id);
+    if (index < 0) return resync('unknown_message');
+    writable()[index] = withoutForbiddenKeys(message);
+  }
+  for (const [id, offset, text] of delta.ap ?? []) {
+    const index = lastIndexOfId(current(), id);
+    const message = current()[index];
+    if (message === undefined) return resync('unknown_message');
+    if (offset !== message.text.length) return resync('wrong_offset');
+    if (text !== '') writable()[index] = { ...message, text: message.text + text };
+  }
+  if (delta.add !== undefined && delta.add.length > 0) {
+    const list = writable();
+    // A loop, not push(...add): spreading a very long array overflows the call stack.
+    for (const message of delta.add) list.push(withoutForbiddenKeys(message));
+  }
+
+  const prev = state.snapshot;
+  const run = delta.run === undefined ? prev.conversations.run : withoutForbiddenKeys(delta.run);
+  const pending =
+    delta.pending === undefined ? prev.conversations.pending : withoutForbiddenKeys(delta.pending);
+  const approvals = delta.approvals === undefined ? prev.approvals : withoutForbiddenKeys(delta.approvals);
+  const messages = after ?? before;
+  const conversationsChanged =
+    messages !== before || run !== prev.conversations.run || pending !== prev.conversations.pending;
+  const snapshot: Snapshot =
+    conversationsChanged || approvals !== prev.approvals
+      ? {
+          ...prev,
+          conversations: conversationsChanged
+            ? { ...prev.conversations, messages, run, pending }
+            : prev.conversations,
+          approvals,
+        }
+      : prev;
+  return { kind: 'applied', state: { seq: delta.seq, signature: state.signature, snapshot } };
+}
+
+function lastIndexOfId(messages: readonly Message[], id: string): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.id === id) return i;
+  return -1;
+}
+
+function resync(reason: ResyncReason): ApplyResult {
+  return { kind: 'resync', reason };
+}

@@ -1,0 +1,108 @@
+import type { Snapshot, StateEvent } from '@webbridge/contract';
+import { type ApplyResult, applyEvent, type SyncState } from './reducer';
+
+/**
+ * Where the event stream is:
+ * - `connecting`: the first connection attempt, no state yet;
+ * - `live`: the stream is open and the state is current;
+ * - `reconnecting`: the stream was lost and is being reopened (the state shown may be stale);
+ * - `offline`: not connected; either closed, or several attempts in a row failed (it keeps
+ *   retrying in the background);
+ * - `unauthorized`: the access code was refused (401); nothing is retried until a new code.
+ */
+export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'unauthorized';
+
+/** What a UI renders. */
+export interface StoreState {
+  readonly status: ConnectionStatus;
+  /**
+   * The state the user is looking at: the last one applied from the stream, or the last one
+   * fetched from GET /api/state, whichever came later. Null before the first one.
+   */
+  readonly snapshot: Snapshot | null;
+  /**
+   * The event stream's cursor (the state deltas apply to). Null before the first snapshot
+   * event and after a resynchronisation; `snapshot` stays on screen meanwhile.
+   */
+  readonly sync: SyncState | null;
+  /** The server speaks another protocol version: ask the user to reload the page. */
+  readonly reloadRequired: boolean;
+}
+
+/** A listener of store changes. */
+export type StoreListener = (state: StoreState, previous: StoreState) => void;
+
+/** The read side of the store, which a UI binds to. */
+export interface Store {
+  /** The current state; the same object until something changes. */
+  getState(): StoreState;
+  /** Calls `listener` after every change. Returns the function that removes it. */
+  subscribe(listener: StoreListener): () => void;
+}
+
+/** The store with the writers the client and the event connection use. */
+export interface WritableStore extends Store {
+  /** Runs the reducer; on `resync` drops the cursor and keeps the snapshot on screen. */
+  apply(event: StateEvent): ApplyResult;
+  /** Shows a snapshot fetched outside the stream (GET /api/state). The cursor is kept. */
+  replaceSnapshot(snapshot: Snapshot): void;
+  /** Drops the stream cursor so that the next connection starts from a snapshot. */
+  dropSync(): void;
+  setStatus(status: ConnectionStatus): void;
+  /** Marks that the page must be reloaded (another protocol version). */
+  requireReload(): void;
+}
+
+/**
+ * Creates the store a UI binds to: a current state, replaced (never mutated) on each change,
+ * and a set of listeners.
+ *
+ * @example
+ * ```ts
+ * const store = createStore();
+ * const unsubscribe = store.subscribe((state) => render(state.snapshot, state.status));
+ * ```
+ */
+export function createStore(): WritableStore {
+  let state: StoreState = { status: 'connecting', snapshot: null, sync: null, reloadRequired: false };
+  const listeners = new Set<StoreListener>();
+
+  const set = (next: StoreState): void => {
+    if (next === state) return;
+    const previous = state;
+    state = next;
+    // A copy: a listener may unsubscribe itself (or another) while being called.
+    for (const listener of [...listeners]) listener(next, previous);
+  };
+
+  return {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    apply(event) {
+      const result = applyEvent(state.sync, event);
+      if (result.kind === 'applied') {
+        set({ ...state, sync: result.state, snapshot: result.state.snapshot });
+      } else if (state.sync !== null) {
+        set({ ...state, sync: null });
+      }
+      return result;
+    },
+    replaceSnapshot(snapshot) {
+      if (snapshot !== state.snapshot) set({ ...state, snapshot });
+    },
+    dropSync() {
+      if (state.sync !== null) set({ ...state, sync: null });
+    },
+    setStatus(status) {
+      if (status !== state.status) set({ ...state, status });
+    },
+    requireReload() {
+      if (!state.reloadRequired) set({ ...state, reloadRequired: true });
+    },
+  };
+}

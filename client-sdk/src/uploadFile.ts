@@ -1,0 +1,135 @@
+import type { HostAttachment } from '@webbridge/contract';
+import { uploadResponseSchema } from '@webbridge/contract';
+import { BridgeClientError } from './BridgeClientError';
+import { errorFromFailure, errorFromResponse } from './errorFromResponse';
+import { parseJsonSafely } from './safeJson';
+
+/** Options of an upload. */
+export interface UploadOptions {
+  /** Called as bytes leave: `loaded` of `total` bytes. With fetch, called once at the end. */
+  readonly onProgress?: (loaded: number, total: number) => void;
+  /** Aborts the upload; the promise rejects with code `aborted`. */
+  readonly signal?: AbortSignal;
+}
+
+/** What {@link uploadFile} needs besides the file. */
+export interface UploadRequest {
+  readonly url: string;
+  readonly authorization: string;
+  readonly file: Blob;
+  /** fetch to use; when absent, XMLHttpRequest is preferred where it exists (upload progress). */
+  readonly fetch: typeof fetch | undefined;
+}
+
+/** The part of XMLHttpRequest used here, declared so the SDK also type-checks without DOM. */
+interface Xhr {
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  send(body: Blob): void;
+  abort(): void;
+  readonly status: number;
+  readonly responseText: string;
+  getResponseHeader(name: string): string | null;
+  readonly upload: { onprogress: ((event: { loaded: number; total: number }) => void) | null };
+  onload: (() => void) | null;
+  onerror: (() => void) | null;
+  onabort: (() => void) | null;
+}
+
+/**
+ * POSTs one file as the raw body with its own Content-Type and returns the new pending
+ * attachment. The body is a Blob, so its length is known and it is never sent chunked (the
+ * server refuses chunked uploads).
+ */
+export async function uploadFile(request: UploadRequest, options: UploadOptions): Promise<HostAttachment> {
+  const { signal } = options;
+  if (signal?.aborted) throw errorFromFailure(signal.reason, signal);
+  const Xhr = (globalThis as unknown as { XMLHttpRequest?: new () => Xhr }).XMLHttpRequest;
+  const answer =
+    request.fetch === undefined && Xhr !== undefined
+      ? await sendWithXhr(Xhr, request, options)
+      : await sendWithFetch(
+          request.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+          request,
+          options,
+        );
+  let body: unknown = answer.text;
+  if ((answer.contentType ?? '').includes('json')) {
+    try {
+      body = parseJsonSafely(answer.text);
+    } catch (cause) {
+      throw new BridgeClientError(
+        { code: 'bad_response', status: answer.status, detail: 'invalid JSON' },
+        { cause },
+      );
+    }
+  }
+  if (answer.status !== 201) throw errorFromResponse(answer.status, body);
+  const parsed = uploadResponseSchema.safeParse(body);
+  if (!parsed.success) {
+    throw new BridgeClientError({ code: 'bad_response', status: 201, detail: 'unexpected upload answer' });
+  }
+  options.onProgress?.(request.file.size, request.file.size);
+  return parsed.data.attachment;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly text: string;
+}
+
+function contentTypeOf(file: Blob): string {
+  return file.type === '' ? 'application/octet-stream' : file.type;
+}
+
+async function sendWithFetch(fetchFn: typeof fetch, request: UploadRequest, options: UploadOptions) {
+  const init: RequestInit = {
+    method: 'POST',
+    headers: { Authorization: request.authorization, 'Content-Type': contentTypeOf(request.file) },
+    body: request.file,
+  };
+  if (options.signal !== undefined) init.signal = options.signal;
+  try {
+    const response = await fetchFn(request.url, init);
+    const text = await response.text();
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      text,
+    } satisfies Answer;
+  } catch (error) {
+    throw errorFromFailure(error, options.signal);
+  }
+}
+
+function sendWithXhr(Xhr: new () => Xhr, request: UploadRequest, options: UploadOptions): Promise<Answer> {
+  const { signal, onProgress } = options;
+  return new Promise((resolve, reject) => {
+    const xhr = new Xhr();
+    const onAbort = () => xhr.abort();
+    const settle = () => signal?.removeEventListener('abort', onAbort);
+    xhr.open('POST', request.url);
+    xhr.setRequestHeader('Authorization', request.authorization);
+    xhr.setRequestHeader('Content-Type', contentTypeOf(request.file));
+    if (onProgress !== undefined) xhr.upload.onprogress = (event) => onProgress(event.loaded, event.total);
+    xhr.onload = () => {
+      settle();
+      resolve({
+        status: xhr.status,
+        contentType: xhr.getResponseHeader('content-type'),
+        text: xhr.responseText,
+      });
+    };
+    xhr.onerror = () => {
+      settle();
+      reject(errorFromFailure(new Error('upload failed'), signal));
+    };
+    xhr.onabort = () => {
+      settle();
+      reject(errorFromFailure(signal?.reason, signal));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    xhr.send(request.file);
+  });
+}
