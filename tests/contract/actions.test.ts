@@ -1,0 +1,140 @@
+import {
+  ACTION_NAMES,
+  type ActionName,
+  type ActionOf,
+  actionResponseSchema,
+  actionResultSchemas,
+  type Snapshot,
+} from '@webbridge/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { act, getState, guardOf, postAction, sendAndWait, waitFor } from '../support/api';
+import { startTestHost, type TestHost } from '../support/testHost';
+
+interface Ctx {
+  h: TestHost;
+  state: Snapshot;
+  attachmentId?: string;
+}
+
+/**
+ * One valid call of every action, in the order the scenario runs them. The mapped type makes
+ * the compiler demand an entry when an action is added to the contract.
+ */
+const SCENARIO: { [N in ActionName]: (ctx: Ctx) => Promise<ActionOf<N>> | ActionOf<N> } = {
+  newConversation: () => ({ action: 'newConversation', title: 'Contract run' }),
+  renameConversation: ({ state }) => ({
+    action: 'renameConversation',
+    conversationId: state.conversationId,
+    title: 'Renamed',
+  }),
+  updateSettings: () => ({ action: 'updateSettings', settings: { theme: 'dark' } }),
+  model: ({ state }) => ({ action: 'model', modelId: 'echo', ...guardOf(state) }),
+  workspace: ({ state }) => ({ action: 'workspace', uri: state.projects.roots[0]!.uri, ...guardOf(state) }),
+  send: async ({ h }) => {
+    await upload(h, 'note.txt', 'attached text');
+    const state = await getState(h);
+    return { action: 'send', text: 'first message', ...guardOf(state) };
+  },
+  refreshMedia: async (ctx) => {
+    const state = await waitIdle(ctx.h);
+    const withFile = state.conversations.messages.find((m) => m.attachments.length > 0);
+    return { action: 'refreshMedia', attachmentId: withFile!.attachments[0]!.id };
+  },
+  removeAttachment: async (ctx) => {
+    const { attachment } = await upload(ctx.h, 'drop.txt', 'to be removed');
+    return { action: 'removeAttachment', attachmentId: attachment.id };
+  },
+  regenerate: async ({ h }) => ({ action: 'regenerate', ...guardOf(await waitIdle(h)) }),
+  editMessage: async ({ h }) => {
+    const state = await waitIdle(h);
+    const user = state.conversations.messages.find((m) => m.role === 'user')!;
+    return { action: 'editMessage', messageId: user.id, text: 'edited message', ...guardOf(state) };
+  },
+  branch: async ({ h }) => {
+    const state = await waitIdle(h);
+    const user = state.conversations.messages.find((m) => m.role === 'user')!;
+    expect(user.sibling.count).toBe(2);
+    return { action: 'branch', messageId: user.id, index: 0, ...guardOf(state) };
+  },
+  stop: async ({ h }) => {
+    const state = await waitIdle(h);
+    await act(h, {
+      action: 'send',
+      text: Array.from({ length: 400 }, (_, i) => `w${i}`).join(' '),
+      ...guardOf(state),
+    });
+    const streaming = await waitFor(async () => {
+      const s = await getState(h);
+      return s.conversations.run.state === 'streaming' ? s : undefined;
+    });
+    return { action: 'stop', ...guardOf(streaming) };
+  },
+  continue: async ({ h }) => {
+    const state = await getState(h);
+    expect(state.conversations.messages.at(-1)?.status).toBe('stopped');
+    return { action: 'continue', ...guardOf(state) };
+  },
+  approve: async ({ h }) => {
+    const state = await waitIdle(h);
+    await act(h, {
+      action: 'send',
+      text: '/tool write_file {"path":"contract.txt","content":"ok"}',
+      ...guardOf(state),
+    });
+    const waiting = await waitFor(async () => {
+      const s = await getState(h);
+      return s.approvals.length > 0 ? s : undefined;
+    });
+    return { action: 'approve', approvalId: waiting.approvals[0]!.id, decision: 'allow' };
+  },
+  selectProject: ({ state }) => ({ action: 'selectProject', projectId: state.projectId }),
+  selectConversation: ({ state }) => ({
+    action: 'selectConversation',
+    conversationId: state.conversations.list[0]!.id,
+  }),
+  deleteConversation: ({ state }) => ({ action: 'deleteConversation', conversationId: state.conversationId }),
+};
+
+async function upload(h: TestHost, name: string, text: string) {
+  const response = await fetch(`${h.url}/api/upload?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    headers: { ...h.auth(), 'Content-Type': 'text/plain' },
+    body: text,
+  });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { attachment: { id: string } };
+}
+
+async function waitIdle(h: TestHost): Promise<Snapshot> {
+  return waitFor(async () => {
+    const s = await getState(h);
+    return s.conversations.run.state === 'idle' ? s : undefined;
+  }, 10_000);
+}
+
+describe('every action of the contract', () => {
+  let h: TestHost;
+  beforeAll(async () => {
+    h = await startTestHost({ echoDelayMs: 2 });
+    await sendAndWait(h, 'warm up');
+  });
+  afterAll(() => h.close(true));
+
+  it('has a scenario entry for each action in the union', () => {
+    expect(Object.keys(SCENARIO).sort()).toEqual([...ACTION_NAMES].sort());
+  });
+
+  for (const name of Object.keys(SCENARIO) as ActionName[]) {
+    it(`${name}: the host handles it and its result matches the contract`, async () => {
+      const state = await getState(h);
+      const build = SCENARIO[name] as (ctx: Ctx) => Promise<ActionOf<ActionName>> | ActionOf<ActionName>;
+      const action = await build({ h, state });
+      const response = await postAction(h, action);
+      const body = await response.json();
+      expect(response.status, JSON.stringify(body)).toBe(200);
+      const parsed = actionResponseSchema.parse(body);
+      expect(parsed.action).toBe(name);
+      actionResultSchemas[name].parse(parsed.result);
+    });
+  }
+});

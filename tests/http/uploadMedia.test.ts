@@ -1,0 +1,119 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { act, getState, problemOf } from '../support/api';
+import { rawRequest } from '../support/rawHttp';
+import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+function uploadFiles(h: TestHost): string[] {
+  try {
+    return readdirSync(join(h.dataDir, 'uploads'));
+  } catch {
+    return [];
+  }
+}
+
+describe('upload and media', () => {
+  let h: TestHost;
+  beforeAll(async () => {
+    h = await startTestHost({ mediaTtlMs: 400, uploadLimit: 64 * 1024 });
+  });
+  afterAll(() => h.close(true));
+
+  it('an upload becomes a pending attachment served by media GET and HEAD until the id expires', async () => {
+    const response = await fetch(`${h.url}/api/upload?name=dot.png`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TEST_CODE}`, 'Content-Type': 'image/png' },
+      body: PNG,
+    });
+    expect(response.status).toBe(201);
+    const { attachment } = (await response.json()) as {
+      attachment: { id: string; size: number; type: string };
+    };
+    expect(attachment).toMatchObject({ size: PNG.length, type: 'image/png' });
+
+    const state = await getState(h);
+    const pending = state.conversations.pending.find((a) => a.id === attachment.id);
+    expect(pending?.media.id).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+    const url = `${h.url}/api/media?id=${pending!.media.id}`;
+
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(PNG.length));
+    expect(head.headers.get('content-type')).toBe('image/png');
+    expect(head.headers.get('cache-control')).toBe('private, no-store');
+    expect(head.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const get = await fetch(url);
+    expect(get.status).toBe(200);
+    expect(Buffer.from(await get.arrayBuffer()).equals(PNG)).toBe(true);
+
+    await new Promise((r) => setTimeout(r, 500));
+    const expired = await fetch(url);
+    expect(expired.status).toBe(404);
+    const unknown = await fetch(`${h.url}/api/media?id=${'B'.repeat(22)}`);
+    expect(unknown.status).toBe(404);
+    expect(await expired.text()).toBe(await unknown.text());
+
+    // A fresh snapshot re-issues a valid id; so does refreshMedia.
+    const again = await getState(h);
+    const renewed = again.conversations.pending.find((a) => a.id === attachment.id)!.media.id;
+    expect(renewed).not.toBe(pending!.media.id);
+    expect((await fetch(`${h.url}/api/media?id=${renewed}`)).status).toBe(200);
+    const refreshed = await act(h, { action: 'refreshMedia', attachmentId: attachment.id });
+    const media = refreshed.media as { id: string };
+    expect((await fetch(`${h.url}/api/media?id=${media.id}`)).status).toBe(200);
+  });
+
+  it('an HTML upload is served as a sandboxed download, never as a page', async () => {
+    const response = await fetch(`${h.url}/api/upload?name=x.html`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TEST_CODE}`, 'Content-Type': 'text/html' },
+      body: '<script>alert(1)</script>',
+    });
+    const { attachment } = (await response.json()) as { attachment: { id: string } };
+    const media = (await act(h, { action: 'refreshMedia', attachmentId: attachment.id })).media as {
+      id: string;
+    };
+    const served = await fetch(`${h.url}/api/media?id=${media.id}`);
+    expect(served.headers.get('content-disposition')).toMatch(/^attachment;/);
+    expect(served.headers.get('content-security-policy')).toContain('sandbox');
+  });
+
+  it('an upload over the limit while streaming, or cut short, leaves no file and no attachment', async () => {
+    const before = await getState(h);
+    const filesBefore = uploadFiles(h).length;
+    // Declares 1000 bytes, sends 10 and hangs up: an aborted upload.
+    await rawRequest(
+      h.port,
+      [
+        'POST /api/upload?name=liar.bin HTTP/1.1',
+        `Host: 127.0.0.1:${h.port}`,
+        `Authorization: Bearer ${TEST_CODE}`,
+        'Content-Type: application/octet-stream',
+        'Content-Length: 1000',
+        'Connection: close',
+      ],
+      Buffer.alloc(10),
+      300,
+    ).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(uploadFiles(h).length).toBe(filesBefore);
+    expect((await getState(h)).conversations.pending.length).toBe(before.conversations.pending.length);
+  });
+
+  it('a missing name is 400 invalid_request', async () => {
+    const response = await fetch(`${h.url}/api/upload`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TEST_CODE}`, 'Content-Type': 'text/plain' },
+      body: 'x',
+    });
+    expect(response.status).toBe(400);
+    expect((await problemOf(response)).code).toBe('invalid_request');
+  });
+});

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHost } from '@webbridge/host';
+
+/** The access code every test host starts with. */
+export const TEST_CODE = 'test-code-7f3k-9q2m';
+
+/** Options a test may change. */
+export interface TestHostOptions {
+  readonly dataDir?: string;
+  readonly heartbeatMs?: number;
+  readonly mediaTtlMs?: number;
+  readonly uploadLimit?: number;
+  readonly echoDelayMs?: number;
+  readonly freeAuthFailures?: number;
+}
+
+/** A reference host listening on a free loopback port, with its own data directory. */
+export interface TestHost {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly host: Awaited<ReturnType<typeof startHost>>;
+  /** Headers with the access code (and JSON content type). */
+  auth(extra?: Record<string, string>): Record<string, string>;
+  /** Stops the host; keeps the data directory unless `removeData`. */
+  close(removeData?: boolean): Promise<void>;
+}
+
+/** Starts a real reference host (SQLite, echo model) on 127.0.0.1:0. */
+export async function startTestHost(options: TestHostOptions = {}): Promise<TestHost> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'webbridge-test-'));
+  const host = await startHost({
+    dataDir,
+    port: 0,
+    hostname: '127.0.0.1',
+    accessCode: TEST_CODE,
+    echoDelayMs: options.echoDelayMs ?? 5,
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    mediaTtlMs: options.mediaTtlMs ?? 300_000,
+    uploadLimit: options.uploadLimit ?? 25 * 1024 * 1024,
+    logLevel: 'silent',
+    tuning: { authThrottle: { freeFailures: options.freeAuthFailures ?? 1000 } },
+  });
+  const port = host.address.port;
+  let closed = false;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    host,
+    auth: (extra = {}) => ({
+      Authorization: `Bearer ${TEST_CODE}`,
+      'Content-Type': 'application/json',
+      ...extra,
+    }),
+    async close(removeData = false) {
+      if (!closed) {
+        closed = true;
+        await host.close();
+      }
+      if (removeData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
