@@ -1,5 +1,6 @@
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_MEDIA_TTL_MS, DEFAULT_UPLOAD_LIMIT } from '@webbridge/contract';
 import type { Hono } from 'hono';
+import type { DestinationStream } from 'pino';
 import { ActionDispatcher } from './actions/ActionDispatcher';
 import {
   isWildcard,
@@ -33,6 +34,8 @@ export interface Bridge {
 /** Options beyond {@link BridgeOptions} that tests tune. */
 export interface BridgeTuning {
   readonly authThrottle?: AuthThrottleOptions;
+  /** Where log lines go (default: stdout). Tests collect them to prove no secret is logged. */
+  readonly logDestination?: DestinationStream;
 }
 
 /**
@@ -52,7 +55,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   let listener: NodeListener | undefined;
   let stopped = false;
   let hostRefresh: NodeJS.Timeout | undefined;
-  const logger = createLogger(options.logLevel ?? 'info');
+  const logger = createLogger(options.logLevel ?? 'info', options.logDestination);
   const media = new MediaRegistry(options.mediaTtlMs ?? DEFAULT_MEDIA_TTL_MS);
   const wire = new WireMapper(media);
   const hub = new EventHub(options.host);

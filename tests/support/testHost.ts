@@ -14,6 +14,8 @@ export interface TestHostOptions {
   readonly uploadLimit?: number;
   readonly echoDelayMs?: number;
   readonly freeAuthFailures?: number;
+  /** Collects the bridge's log lines (at level info) instead of discarding them. */
+  readonly logLines?: string[];
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -40,8 +42,13 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     heartbeatMs: options.heartbeatMs ?? 15_000,
     mediaTtlMs: options.mediaTtlMs ?? 300_000,
     uploadLimit: options.uploadLimit ?? 25 * 1024 * 1024,
-    logLevel: 'silent',
-    tuning: { authThrottle: { freeFailures: options.freeAuthFailures ?? 1000 } },
+    logLevel: options.logLines ? 'info' : 'silent',
+    tuning: {
+      authThrottle: { freeFailures: options.freeAuthFailures ?? 1000 },
+      ...(options.logLines
+        ? { logDestination: { write: (line: string) => options.logLines?.push(line) } }
+        : {}),
+    },
   });
   const port = host.address.port;
   let closed = false;
