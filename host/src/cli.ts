@@ -1,1 +1,98 @@
-console.log('webbridge');
+#!/usr/bin/env node
+import QRCode from 'qrcode';
+import { generateAccessCode } from './cli/generateAccessCode';
+import { parseServeArgs, SERVE_HELP, type ServeConfig } from './cli/parseServeArgs';
+import { startConsole } from './cli/startConsole';
+import { startHost } from './startHost';
+
+/** Longest time shutdown may take before the process exits anyway. */
+const SHUTDOWN_BUDGET_MS = 1_800;
+
+async function serve(config: ServeConfig): Promise<void> {
+  let accessCode = config.accessCode ?? generateAccessCode();
+  const host = await startHost({
+    dataDir: config.dataDir,
+    accessCode,
+    port: config.port,
+    hostname: config.hostname,
+    echoDelayMs: config.echoDelayMs,
+    workspaceRoots: config.workspaceRoots,
+    logLevel: config.logLevel,
+    ...(config.heartbeatMs === undefined ? {} : { heartbeatMs: config.heartbeatMs }),
+    ...(config.mediaTtlMs === undefined ? {} : { mediaTtlMs: config.mediaTtlMs }),
+    ...(config.uploadLimit === undefined ? {} : { uploadLimit: config.uploadLimit }),
+  });
+  // Tests parse this exact first line for the port.
+  process.stdout.write(`webbridge listening on ${host.url}\n`);
+  const lanUrls = host.address.urls.filter((url) => url !== host.url);
+  for (const url of lanUrls) process.stdout.write(`  also reachable at ${url}\n`);
+  // The one place the code is ever printed: the person at the host reads it off the screen.
+  process.stdout.write(`access code: ${accessCode}\n`);
+  const target = lanUrls.find((url) => !url.includes('127.0.0.1')) ?? host.url;
+  const qr = await QRCode.toString(`${target}/#code=${encodeURIComponent(accessCode)}`, {
+    type: 'terminal',
+    small: true,
+  });
+  process.stdout.write(`${qr}\n`);
+
+  let closeConsole: (() => void) | undefined;
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    closeConsole?.();
+    const deadline = setTimeout(() => process.exit(0), SHUTDOWN_BUDGET_MS);
+    deadline.unref();
+    host.close().then(
+      () => process.exit(0),
+      () => process.exit(0),
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+
+  if (config.console && process.stdin.isTTY) {
+    closeConsole = startConsole({
+      host,
+      code: () => accessCode,
+      setCode: (code) => {
+        accessCode = code;
+        host.bridge.setAccessCode(code);
+      },
+      quit: shutdown,
+      input: process.stdin,
+      output: process.stdout,
+    });
+  }
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(SERVE_HELP);
+    return;
+  }
+  if (command !== 'serve') {
+    process.stderr.write(`Unknown command "${command}".\n\n${SERVE_HELP}`);
+    process.exitCode = 2;
+    return;
+  }
+  let config: ServeConfig;
+  try {
+    config = parseServeArgs(rest);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${SERVE_HELP}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (config.help) {
+    process.stdout.write(SERVE_HELP);
+    return;
+  }
+  await serve(config);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`webbridge: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,1 +1,16 @@
-export {};
+export { createHostAdapter } from './adapter/createHostAdapter';
+export { hostLocale } from './adapter/hostLocale';
+export { generateAccessCode } from './cli/generateAccessCode';
+export type { AttachmentFile } from './controller/Attachments';
+export type { ChatControllerOptions } from './controller/ChatController';
+export { ChatController } from './controller/ChatController';
+export type { OpenChatControllerOptions } from './controller/openChatController';
+export { openChatController } from './controller/openChatController';
+export { HostStore } from './db/HostStore';
+export { openDatabase } from './db/openDatabase';
+export { MainExecutor } from './executor/MainExecutor';
+export { EchoModel, echoTokens } from './models/EchoModel';
+export type { ModelEvent, ModelInfo, ModelProvider, ModelRequest } from './models/ModelProvider';
+export type { RunningHost, StartHostOptions } from './startHost';
+export { startHost, webClientDir } from './startHost';
+export { WorkspaceAuthoriser } from './workspace/WorkspaceAuthoriser';

@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { actionResultSchemas, localeSchema, PROTOCOL_VERSION, projectionSchema } from '@webbridge/contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatController } from '../controller/ChatController';
+import { testController, waitForIdle, waitForState } from '../testing/testController';
+import { createHostAdapter } from './createHostAdapter';
+
+let open: ChatController[] = [];
+afterEach(() => {
+  for (const controller of open) controller.close();
+  open = [];
+});
+
+describe('createHostAdapter', () => {
+  it('answers every action with a result its contract schema accepts, and keeps the projection valid', async () => {
+    const { controller, dataDir } = testController();
+    open.push(controller);
+    const host = createHostAdapter(controller);
+    const run = <T>(task: () => T) => host.runOnMain(task);
+    const guard = () => {
+      const s = host.readState();
+      return { sessionRevision: s.sessionRevision, conversationId: s.conversationId, projectId: s.projectId };
+    };
+    const results: Record<string, unknown> = {};
+
+    const upload = path.join(dataDir, 'up.txt');
+    fs.writeFileSync(upload, 'abc');
+    const attachment = await run(() =>
+      host.addAttachment({ path: upload, name: 'up.txt', type: 'text/plain', size: 3 }),
+    );
+    expect(host.resolveMedia(attachment.id)).toEqual({
+      path: upload,
+      name: 'up.txt',
+      type: 'text/plain',
+      size: 3,
+    });
+    expect(host.resolveMedia('unknown')).toBeUndefined();
+
+    results.send = await run(() => host.actions.send({ action: 'send', ...guard(), text: 'hello world' }));
+    results.stop = await run(() => host.actions.stop({ action: 'stop', ...guard() }));
+    results.continue = await run(() => host.actions.continue({ action: 'continue', ...guard() }));
+    await waitForIdle(controller);
+    const [user] = host.readState().conversations.messages;
+    results.editMessage = await run(() =>
+      host.actions.editMessage({ action: 'editMessage', ...guard(), messageId: user!.id, text: 'edited' }),
+    );
+    await waitForIdle(controller);
+    results.branch = await run(() =>
+      host.actions.branch({ action: 'branch', ...guard(), messageId: user!.id, index: 0 }),
+    );
+    results.regenerate = await run(() => host.actions.regenerate({ action: 'regenerate', ...guard() }));
+    await waitForIdle(controller);
+    results.model = await run(() => host.actions.model({ action: 'model', ...guard(), modelId: 'echo' }));
+    const folder = path.join(dataDir, 'workspace', 'site');
+    fs.mkdirSync(folder);
+    const canonical = host.authoriseWorkspace(pathToFileURL(folder).href);
+    expect(canonical).toBe(pathToFileURL(fs.realpathSync(folder)).href);
+    results.workspace = await run(() =>
+      host.actions.workspace({ action: 'workspace', ...guard(), uri: canonical! }),
+    );
+    results.newConversation = await run(() =>
+      host.actions.newConversation({ action: 'newConversation', title: 'T' }),
+    );
+    const conversationId = host.readState().conversationId;
+    results.renameConversation = await run(() =>
+      host.actions.renameConversation({ action: 'renameConversation', conversationId, title: 'Renamed' }),
+    );
+    results.selectConversation = await run(() =>
+      host.actions.selectConversation({ action: 'selectConversation', conversationId }),
+    );
+    results.deleteConversation = await run(() =>
+      host.actions.deleteConversation({ action: 'deleteConversation', conversationId }),
+    );
+    results.selectProject = await run(() =>
+      host.actions.selectProject({ action: 'selectProject', projectId: host.readState().projectId }),
+    );
+    results.updateSettings = await run(() =>
+      host.actions.updateSettings({ action: 'updateSettings', settings: { theme: 'light' } }),
+    );
+    const pending = await run(() =>
+      host.addAttachment({ path: upload, name: 'up.txt', type: 'text/plain', size: 3 }),
+    );
+    results.removeAttachment = await run(() =>
+      host.actions.removeAttachment({ action: 'removeAttachment', attachmentId: pending.id }),
+    );
+    await run(() =>
+      host.actions.send({ action: 'send', ...guard(), text: '/tool write_file {"path":"f","content":"c"}' }),
+    );
+    const waiting = await waitForState(controller, (s) => s.approvals.length === 1);
+    results.approve = await run(() =>
+      host.actions.approve({ action: 'approve', approvalId: waiting.approvals[0]!.id, decision: 'deny' }),
+    );
+
+    for (const [name, result] of Object.entries(results)) {
+      const schema = actionResultSchemas[name as keyof typeof actionResultSchemas];
+      expect(schema.safeParse(result).success, name).toBe(true);
+    }
+    expect(Object.keys(results).sort()).toEqual(Object.keys(host.actions).sort());
+    expect(projectionSchema.safeParse(host.readState()).success).toBe(true);
+  });
+
+  it('maps failures to not_found and not_applicable', async () => {
+    const { controller } = testController();
+    open.push(controller);
+    const host = createHostAdapter(controller);
+    await expect(
+      host.runOnMain(() =>
+        host.actions.selectConversation({ action: 'selectConversation', conversationId: 'nope' }),
+      ),
+    ).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    const s = host.readState();
+    const guard = {
+      sessionRevision: s.sessionRevision,
+      conversationId: s.conversationId,
+      projectId: s.projectId,
+    };
+    await expect(
+      host.runOnMain(() => host.actions.model({ action: 'model', ...guard, modelId: 'gpt-nothing' })),
+    ).rejects.toMatchObject({ code: 'not_applicable', status: 422 });
+    await expect(
+      host.runOnMain(() =>
+        host.actions.approve({ action: 'approve', approvalId: 'nope', decision: 'allow' }),
+      ),
+    ).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('serves a public locale with nothing about the controller state', () => {
+    const { controller } = testController();
+    open.push(controller);
+    const locale = createHostAdapter(controller).locale();
+    expect(localeSchema.parse(locale)).toEqual(locale);
+    expect(locale.language).toBe('en');
+    expect(locale.protocol).toBe(PROTOCOL_VERSION);
+    expect(JSON.stringify(locale)).not.toContain(controller.readState().conversationId);
+  });
+});

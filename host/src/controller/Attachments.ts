@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import type { HostAttachment } from '@webbridge/contract';
+import type { AttachmentRow, HostStore } from '../db/HostStore';
+import { newId } from '../ids';
+import { notApplicable, notFound } from './errors';
+import { toHostAttachment } from './tree';
+
+/** A file behind an attachment. */
+export interface AttachmentFile {
+  readonly path: string;
+  readonly name: string;
+  readonly type: string;
+  readonly size: number;
+}
+
+/**
+ * Attachments and their files. An upload stays in the bridge's upload folder; it is pending
+ * (no message) until a send takes it, and its file goes when it is removed or its
+ * conversation is deleted.
+ */
+export class Attachments {
+  private readonly store: HostStore;
+
+  constructor(store: HostStore) {
+    this.store = store;
+  }
+
+  /** Records an uploaded file as pending in a conversation. */
+  add(conversationId: string, file: AttachmentFile): HostAttachment {
+    const row: AttachmentRow = {
+      id: newId(),
+      conversation_id: conversationId,
+      message_id: null,
+      name: file.name,
+      type: file.type,
+      size: file.size,
+      path: file.path,
+      created_at: Date.now(),
+    };
+    this.store.insertAttachment(row);
+    return toHostAttachment(row);
+  }
+
+  /** The pending attachments a send takes: the given ids (all pending), or every pending one. */
+  pick(conversationId: string, ids: readonly string[] | undefined): AttachmentRow[] {
+    const pending = this.store.pendingAttachments(conversationId);
+    if (ids === undefined) return pending;
+    const byId = new Map(pending.map((row) => [row.id, row]));
+    return [...new Set(ids)].map((id) => {
+      const row = byId.get(id);
+      if (!row) throw notFound('pending attachment');
+      return row;
+    });
+  }
+
+  /** The attachments of one message. */
+  ofMessage(conversationId: string, messageId: string): AttachmentRow[] {
+    return this.store.attachmentsOfConversation(conversationId).filter((row) => row.message_id === messageId);
+  }
+
+  /** Removes a pending attachment and its file. */
+  remove(attachmentId: string): void {
+    const row = this.store.attachment(attachmentId);
+    if (!row) throw notFound('attachment');
+    if (row.message_id !== null) throw notApplicable('The attachment has been sent already.');
+    this.store.deleteAttachment(attachmentId);
+    removeFile(row.path);
+  }
+
+  /** The files of a conversation, to delete once its rows are gone. */
+  filesOf(conversationId: string): string[] {
+    return [...new Set(this.store.attachmentsOfConversation(conversationId).map((row) => row.path))];
+  }
+
+  /** Deletes files (best effort). */
+  removeFiles(files: readonly string[]): void {
+    for (const file of files) removeFile(file);
+  }
+
+  /** The file of an attachment, if its row and its file both exist. */
+  file(attachmentId: string): AttachmentFile | undefined {
+    const row = this.store.attachment(attachmentId);
+    if (!row) return undefined;
+    try {
+      const stat = fs.statSync(row.path);
+      return stat.isFile() ? { path: row.path, name: row.name, type: row.type, size: stat.size } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function removeFile(file: string): void {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch {
+    // Not removable (a folder, permissions): the row is gone either way and nothing points at it.
+  }
+}

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { onMain, testController, waitForIdle } from '../testing/testController';
+import type { ChatController } from './ChatController';
+
+let open: ChatController[] = [];
+afterEach(() => {
+  for (const controller of open) controller.close();
+  open = [];
+});
+
+function upload(dataDir: string, name: string, content = 'data') {
+  const dir = path.join(dataDir, 'uploads');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.bin`);
+  fs.writeFileSync(file, content);
+  return { path: file, name, type: 'text/plain', size: Buffer.byteLength(content) };
+}
+
+describe('attachments', () => {
+  it('keeps uploads pending until a send takes them', async () => {
+    const { controller, dataDir } = testController();
+    open.push(controller);
+    const a = await onMain(controller, () => controller.addAttachment(upload(dataDir, 'a.txt')));
+    const b = await onMain(controller, () => controller.addAttachment(upload(dataDir, 'b.txt')));
+    expect(controller.readState().conversations.pending.map((p) => p.id)).toEqual([a.id, b.id]);
+    await onMain(controller, () => controller.send('with one', [b.id]));
+    await waitForIdle(controller);
+    const state = controller.readState();
+    expect(state.conversations.pending.map((p) => p.id)).toEqual([a.id]);
+    expect(state.conversations.messages[0]!.attachments).toEqual([
+      { id: b.id, name: 'b.txt', type: 'text/plain', size: 4 },
+    ]);
+    expect(controller.attachmentFile(b.id)).toMatchObject({ name: 'b.txt', size: 4 });
+    await expect(onMain(controller, () => controller.removeAttachment(b.id))).rejects.toMatchObject({
+      code: 'not_applicable',
+    });
+    await expect(onMain(controller, () => controller.send('x', ['unknown']))).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('removes a pending attachment with its file', async () => {
+    const { controller, dataDir } = testController();
+    open.push(controller);
+    const file = upload(dataDir, 'gone.txt');
+    const a = await onMain(controller, () => controller.addAttachment(file));
+    await onMain(controller, () => controller.removeAttachment(a.id));
+    expect(fs.existsSync(file.path)).toBe(false);
+    expect(controller.readState().conversations.pending).toEqual([]);
+    expect(controller.attachmentFile(a.id)).toBeUndefined();
+  });
+
+  it('deletes the attachment files of a deleted conversation, and only those', async () => {
+    const { controller, dataDir } = testController();
+    open.push(controller);
+    const sent = upload(dataDir, 'sent.txt');
+    const pending = upload(dataDir, 'pending.txt');
+    const kept = upload(dataDir, 'kept.txt');
+    await onMain(controller, () => controller.addAttachment(sent));
+    await onMain(controller, () => controller.send('here'));
+    await waitForIdle(controller);
+    await onMain(controller, () => controller.addAttachment(pending));
+    const doomed = controller.readState().conversationId;
+    await onMain(controller, () => controller.newConversation());
+    const keptAttachment = await onMain(controller, () => controller.addAttachment(kept));
+    await onMain(controller, () => controller.selectConversation(doomed));
+
+    await onMain(controller, () => controller.deleteConversation(doomed));
+    expect(fs.existsSync(sent.path)).toBe(false);
+    expect(fs.existsSync(pending.path)).toBe(false);
+    expect(fs.existsSync(kept.path)).toBe(true);
+    const state = controller.readState();
+    expect(state.conversations.list.map((c) => c.id)).not.toContain(doomed);
+    expect(state.conversationId).not.toBe(doomed);
+    expect(state.conversations.pending.map((p) => p.id)).toEqual([keptAttachment.id]);
+  });
+
+  it('creates a fresh conversation when the last one is deleted', async () => {
+    const { controller } = testController();
+    open.push(controller);
+    const only = controller.readState().conversationId;
+    await onMain(controller, () => controller.deleteConversation(only));
+    const state = controller.readState();
+    expect(state.conversations.list).toHaveLength(1);
+    expect(state.conversationId).not.toBe(only);
+    await expect(onMain(controller, () => controller.deleteConversation(only))).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+});

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { HostStore } from '../db/HostStore';
+import { openDatabase } from '../db/openDatabase';
+import { MainExecutor } from '../executor/MainExecutor';
+import type { ModelProvider } from '../models/ModelProvider';
+import { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
+import { ChatController } from './ChatController';
+
+/** Options of {@link openChatController}. */
+export interface OpenChatControllerOptions {
+  /** Holds `webbridge.db` and the default workspace folder `workspace/`. Created if missing. */
+  readonly dataDir: string;
+  /** Folders (absolute paths, must exist) the browser may point a project at, besides `<dataDir>/workspace`. */
+  readonly workspaceRoots?: readonly string[];
+  /** Pause between echoed words. @default 30 */
+  readonly echoDelayMs?: number;
+  /** The executor to run on. @default a new MainExecutor */
+  readonly executor?: MainExecutor;
+  /** More model providers beside the echo model. */
+  readonly providers?: readonly ModelProvider[];
+}
+
+/**
+ * Opens the controller of a data directory: the SQLite file, the default workspace folder and
+ * the authorised roots. Close it with `controller.close()`.
+ *
+ * @example
+ * ```ts
+ * const controller = openChatController({ dataDir: '/tmp/wb', echoDelayMs: 1 });
+ * await controller.executor.run(() => controller.send('hello'));
+ * ```
+ */
+export function openChatController(options: OpenChatControllerOptions): ChatController {
+  const dataDir = path.resolve(options.dataDir);
+  const workspace = path.join(dataDir, 'workspace');
+  fs.mkdirSync(workspace, { recursive: true });
+  const authoriser = new WorkspaceAuthoriser([workspace, ...(options.workspaceRoots ?? [])]);
+  const store = new HostStore(openDatabase(dataDir));
+  try {
+    return new ChatController({
+      store,
+      authoriser,
+      executor: options.executor ?? new MainExecutor(),
+      ...(options.echoDelayMs === undefined ? {} : { echoDelayMs: options.echoDelayMs }),
+      ...(options.providers === undefined ? {} : { providers: options.providers }),
+    });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}

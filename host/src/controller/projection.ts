@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Approval, Projection } from '@webbridge/contract';
+import type { ApprovalRow, ConversationRow, ProjectRow } from '../db/HostStore';
+import type { Tool } from './tools/Tool';
+
+/** The title a conversation shows until its first message names it. */
+export const UNTITLED = 'New conversation';
+
+type ConversationSummary = Projection['conversations']['list'][number];
+type ProjectView = Projection['projects']['list'][number];
+type WorkspaceView = ProjectView['workspace'];
+type ToolView = Projection['tools']['list'][number];
+
+/** A conversation row as a line of the conversation list. */
+export function toSummary(row: ConversationRow): ConversationSummary {
+  return { id: row.id, title: row.title || UNTITLED, projectId: row.project_id, createdAt: row.created_at };
+}
+
+/** A folder as the projection shows it: its `file:` URI and its base name. */
+export function toWorkspace(folder: string): WorkspaceView {
+  return { uri: pathToFileURL(folder).href, name: path.basename(folder) || folder };
+}
+
+/** A project row as the projection shows it. */
+export function toProject(row: ProjectRow): ProjectView {
+  return {
+    id: row.id,
+    name: row.name,
+    workspace: toWorkspace(row.workspace_path),
+    createdAt: row.created_at,
+  };
+}
+
+/** A pending approval row as the projection shows it. */
+export function toApproval(row: ApprovalRow): Approval {
+  return {
+    id: row.id,
+    tool: row.tool,
+    summary: row.summary,
+    args: row.args,
+    conversationId: row.conversation_id,
+    messageId: row.message_id,
+    createdAt: row.created_at,
+  };
+}
+
+/** A tool as the projection lists it. */
+export function toToolView(tool: Tool): ToolView {
+  return { name: tool.name, description: tool.description, needsApproval: tool.needsApproval, enabled: true };
+}

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { onMain, testController, waitForIdle } from '../testing/testController';
+import type { ChatController } from './ChatController';
+
+let open: ChatController[] = [];
+afterEach(() => {
+  for (const controller of open) controller.close();
+  open = [];
+});
+
+describe('sessionRevision', () => {
+  it('increments on every action that moves where a send lands, and not on sends', async () => {
+    const { controller, dataDir } = testController();
+    open.push(controller);
+    const revision = () => controller.readState().sessionRevision;
+    const step = async (task: () => unknown) => {
+      const before = revision();
+      await onMain(controller, task);
+      await waitForIdle(controller);
+      return revision() - before;
+    };
+    expect(revision()).toBe(0);
+
+    const first = await onMain(controller, () => controller.send('one'));
+    await waitForIdle(controller);
+    expect(revision()).toBe(0);
+    expect(await step(() => controller.send('two'))).toBe(0);
+    expect(await step(() => controller.setModel('echo'))).toBe(0);
+    expect(await step(() => controller.updateSettings({ systemPrompt: 'be brief' }))).toBe(0);
+
+    expect(await step(() => controller.editMessage(first.messageId, 'one, edited'))).toBe(1);
+    expect(await step(() => controller.branch(first.messageId, 0))).toBe(1);
+    expect(await step(() => controller.regenerate())).toBe(1);
+
+    const firstConversation = controller.readState().conversationId;
+    expect(await step(() => controller.newConversation())).toBe(1);
+    const second = controller.readState().conversationId;
+    expect(await step(() => controller.selectConversation(firstConversation))).toBe(1);
+    expect(await step(() => controller.selectConversation(firstConversation))).toBe(0);
+    expect(await step(() => controller.deleteConversation(second))).toBe(0);
+    expect(await step(() => controller.deleteConversation(firstConversation))).toBe(1);
+
+    const folder = path.join(dataDir, 'workspace', 'site');
+    fs.mkdirSync(folder);
+    expect(await step(() => controller.setWorkspace(folder))).toBe(1);
+
+    const other = await onMain(controller, () => controller.createProject('Other', folder));
+    expect(await step(() => controller.selectProject(other))).toBe(1);
+    expect(controller.readState().projectId).toBe(other);
+  });
+
+  it('starts at 0 with a new instanceId on every run', async () => {
+    const { controller, dataDir } = testController();
+    await onMain(controller, () => controller.newConversation());
+    const first = controller.readState();
+    controller.close();
+    const again = testController({ dataDir }).controller;
+    open.push(again);
+    expect(first.sessionRevision).toBe(1);
+    expect(again.readState().sessionRevision).toBe(0);
+    expect(again.readState().instanceId).not.toBe(first.instanceId);
+  });
+});

@@ -1,0 +1,289 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/** A row of `projects`. */
+export interface ProjectRow {
+  readonly id: string;
+  readonly name: string;
+  readonly workspace_path: string;
+  readonly created_at: number;
+}
+
+/** A row of `conversations`. */
+export interface ConversationRow {
+  readonly id: string;
+  readonly project_id: string;
+  readonly title: string;
+  readonly created_at: number;
+  readonly current_leaf_id: string | null;
+  readonly model_id: string | null;
+}
+
+/** A row of `messages`. */
+export interface MessageRow {
+  readonly id: string;
+  readonly conversation_id: string;
+  readonly parent_id: string | null;
+  readonly role: 'user' | 'assistant' | 'tool' | 'system';
+  readonly text: string;
+  readonly status: 'complete' | 'streaming' | 'stopped' | 'error' | 'waiting';
+  readonly created_at: number;
+  readonly model: string | null;
+  readonly error: string | null;
+  readonly tool_name: string | null;
+  readonly tool_args: string | null;
+  readonly approval_id: string | null;
+  readonly sibling_order: number;
+}
+
+/** A row of `attachments`. `message_id` is null while the attachment waits for the next send. */
+export interface AttachmentRow {
+  readonly id: string;
+  readonly conversation_id: string;
+  readonly message_id: string | null;
+  readonly name: string;
+  readonly type: string;
+  readonly size: number;
+  readonly path: string;
+  readonly created_at: number;
+}
+
+/** A row of `approvals`. */
+export interface ApprovalRow {
+  readonly id: string;
+  readonly conversation_id: string;
+  readonly message_id: string;
+  readonly tool: string;
+  readonly args: string;
+  readonly summary: string;
+  readonly status: 'pending' | 'allowed' | 'denied' | 'cancelled';
+  readonly created_at: number;
+}
+
+/** The fields of a message that change after it is created. */
+export type MessagePatch = Partial<
+  Pick<MessageRow, 'text' | 'status' | 'error' | 'tool_name' | 'tool_args' | 'approval_id'>
+>;
+
+const PATCHABLE = ['text', 'status', 'error', 'tool_name', 'tool_args', 'approval_id'] as const;
+
+/**
+ * Typed access to the host's SQLite file through prepared statements. Everything is
+ * synchronous: callers run on the main executor, so there is no interleaving to guard against.
+ */
+export class HostStore {
+  readonly db: Database;
+  private readonly s: ReturnType<typeof prepare>;
+  private readonly patchCache = new Map<string, Statement>();
+
+  constructor(db: Database) {
+    this.db = db;
+    this.s = prepare(db);
+  }
+
+  /** Runs `fn` in one transaction (nested calls become savepoints). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  projects(): ProjectRow[] {
+    return this.s.projects.all() as ProjectRow[];
+  }
+  project(id: string): ProjectRow | undefined {
+    return this.s.project.get(id) as ProjectRow | undefined;
+  }
+  insertProject(row: ProjectRow): void {
+    this.s.insertProject.run(row);
+  }
+  setProjectWorkspace(id: string, workspacePath: string): void {
+    this.s.setProjectWorkspace.run(workspacePath, id);
+  }
+
+  /** Every conversation, newest first. */
+  conversations(): ConversationRow[] {
+    return this.s.conversations.all() as ConversationRow[];
+  }
+  conversation(id: string): ConversationRow | undefined {
+    return this.s.conversation.get(id) as ConversationRow | undefined;
+  }
+  /** The newest conversation of a project. */
+  latestConversation(projectId: string): ConversationRow | undefined {
+    return this.s.latestConversation.get(projectId) as ConversationRow | undefined;
+  }
+  insertConversation(row: ConversationRow): void {
+    this.s.insertConversation.run(row);
+  }
+  setConversationTitle(id: string, title: string): void {
+    this.s.setConversationTitle.run(title, id);
+  }
+  setConversationLeaf(id: string, leafId: string | null): void {
+    this.s.setConversationLeaf.run(leafId, id);
+  }
+  setConversationModel(id: string, modelId: string): void {
+    this.s.setConversationModel.run(modelId, id);
+  }
+  /** Deletes a conversation; the schema cascades to its messages, attachments and approvals. */
+  deleteConversation(id: string): void {
+    this.s.deleteConversation.run(id);
+  }
+
+  messages(conversationId: string): MessageRow[] {
+    return this.s.messages.all(conversationId) as MessageRow[];
+  }
+  message(id: string): MessageRow | undefined {
+    return this.s.message.get(id) as MessageRow | undefined;
+  }
+  insertMessage(row: MessageRow): void {
+    this.s.insertMessage.run(row);
+  }
+  /** The next free `sibling_order` under a parent (null = the conversation's roots). */
+  nextSiblingOrder(conversationId: string, parentId: string | null): number {
+    const row = this.s.maxSiblingOrder.get(conversationId, parentId) as { max: number | null };
+    return row.max === null ? 0 : row.max + 1;
+  }
+  /** Appends text in SQL, so a streamed word costs its own bytes, not the whole message. */
+  appendText(id: string, text: string): void {
+    this.s.appendText.run(text, id);
+  }
+  patchMessage(id: string, patch: MessagePatch): void {
+    const keys = PATCHABLE.filter((key) => key in patch);
+    if (keys.length === 0) return;
+    const sql = `UPDATE messages SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`;
+    let statement = this.patchCache.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.patchCache.set(sql, statement);
+    }
+    statement.run({ ...patch, id });
+  }
+  /** Turns replies interrupted by a previous crash into stopped ones. Returns how many. */
+  stopInterruptedMessages(): number {
+    const streaming = this.s.stopStreaming.run().changes;
+    // A `waiting` message whose approval is gone can never resume.
+    const waiting = this.s.stopOrphanWaiting.run().changes;
+    return streaming + waiting;
+  }
+
+  attachmentsOfConversation(conversationId: string): AttachmentRow[] {
+    return this.s.attachmentsOfConversation.all(conversationId) as AttachmentRow[];
+  }
+  pendingAttachments(conversationId: string): AttachmentRow[] {
+    return this.s.pendingAttachments.all(conversationId) as AttachmentRow[];
+  }
+  attachment(id: string): AttachmentRow | undefined {
+    return this.s.attachment.get(id) as AttachmentRow | undefined;
+  }
+  insertAttachment(row: AttachmentRow): void {
+    this.s.insertAttachment.run(row);
+  }
+  attachToMessage(attachmentId: string, messageId: string): void {
+    this.s.attachToMessage.run(messageId, attachmentId);
+  }
+  deleteAttachment(id: string): void {
+    this.s.deleteAttachment.run(id);
+  }
+
+  pendingApprovals(): ApprovalRow[] {
+    return this.s.pendingApprovals.all() as ApprovalRow[];
+  }
+  approval(id: string): ApprovalRow | undefined {
+    return this.s.approval.get(id) as ApprovalRow | undefined;
+  }
+  insertApproval(row: ApprovalRow): void {
+    this.s.insertApproval.run(row);
+  }
+  setApprovalStatus(id: string, status: ApprovalRow['status']): void {
+    this.s.setApprovalStatus.run(status, id);
+  }
+
+  /** Every setting, parsed from JSON. */
+  settings(): Map<string, unknown> {
+    const rows = this.s.settings.all() as { key: string; value: string }[];
+    return new Map(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
+  }
+  setSetting(key: string, value: unknown): void {
+    this.s.setSetting.run(key, JSON.stringify(value));
+  }
+
+  kv(key: string): string | undefined {
+    const row = this.s.kv.get(key) as { value: string } | undefined;
+    return row?.value;
+  }
+  setKv(key: string, value: string): void {
+    this.s.setKv.run(key, value);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function prepare(db: Database) {
+  return {
+    projects: db.prepare('SELECT * FROM projects ORDER BY created_at, rowid'),
+    project: db.prepare('SELECT * FROM projects WHERE id = ?'),
+    insertProject: db.prepare(
+      'INSERT INTO projects (id, name, workspace_path, created_at) VALUES (@id, @name, @workspace_path, @created_at)',
+    ),
+    setProjectWorkspace: db.prepare('UPDATE projects SET workspace_path = ? WHERE id = ?'),
+    conversations: db.prepare('SELECT * FROM conversations ORDER BY created_at DESC, rowid DESC'),
+    conversation: db.prepare('SELECT * FROM conversations WHERE id = ?'),
+    latestConversation: db.prepare(
+      'SELECT * FROM conversations WHERE project_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
+    ),
+    insertConversation: db.prepare(
+      `INSERT INTO conversations (id, project_id, title, created_at, current_leaf_id, model_id)
+       VALUES (@id, @project_id, @title, @created_at, @current_leaf_id, @model_id)`,
+    ),
+    setConversationTitle: db.prepare('UPDATE conversations SET title = ? WHERE id = ?'),
+    setConversationLeaf: db.prepare('UPDATE conversations SET current_leaf_id = ? WHERE id = ?'),
+    setConversationModel: db.prepare('UPDATE conversations SET model_id = ? WHERE id = ?'),
+    deleteConversation: db.prepare('DELETE FROM conversations WHERE id = ?'),
+    messages: db.prepare('SELECT * FROM messages WHERE conversation_id = ? ORDER BY sibling_order, rowid'),
+    message: db.prepare('SELECT * FROM messages WHERE id = ?'),
+    insertMessage: db.prepare(
+      `INSERT INTO messages (id, conversation_id, parent_id, role, text, status, created_at, model, error,
+         tool_name, tool_args, approval_id, sibling_order)
+       VALUES (@id, @conversation_id, @parent_id, @role, @text, @status, @created_at, @model, @error,
+         @tool_name, @tool_args, @approval_id, @sibling_order)`,
+    ),
+    maxSiblingOrder: db.prepare(
+      'SELECT MAX(sibling_order) AS max FROM messages WHERE conversation_id = ? AND parent_id IS ?',
+    ),
+    appendText: db.prepare('UPDATE messages SET text = text || ? WHERE id = ?'),
+    stopStreaming: db.prepare(`UPDATE messages SET status = 'stopped' WHERE status = 'streaming'`),
+    stopOrphanWaiting: db.prepare(
+      `UPDATE messages SET status = 'stopped' WHERE status = 'waiting' AND NOT EXISTS
+         (SELECT 1 FROM approvals a WHERE a.message_id = messages.id AND a.status = 'pending')`,
+    ),
+    attachmentsOfConversation: db.prepare(
+      'SELECT * FROM attachments WHERE conversation_id = ? ORDER BY created_at, rowid',
+    ),
+    pendingAttachments: db.prepare(
+      'SELECT * FROM attachments WHERE conversation_id = ? AND message_id IS NULL ORDER BY created_at, rowid',
+    ),
+    attachment: db.prepare('SELECT * FROM attachments WHERE id = ?'),
+    insertAttachment: db.prepare(
+      `INSERT INTO attachments (id, conversation_id, message_id, name, type, size, path, created_at)
+       VALUES (@id, @conversation_id, @message_id, @name, @type, @size, @path, @created_at)`,
+    ),
+    attachToMessage: db.prepare('UPDATE attachments SET message_id = ? WHERE id = ?'),
+    deleteAttachment: db.prepare('DELETE FROM attachments WHERE id = ?'),
+    pendingApprovals: db.prepare(
+      `SELECT * FROM approvals WHERE status = 'pending' ORDER BY created_at, rowid`,
+    ),
+    approval: db.prepare('SELECT * FROM approvals WHERE id = ?'),
+    insertApproval: db.prepare(
+      `INSERT INTO approvals (id, conversation_id, message_id, tool, args, summary, status, created_at)
+       VALUES (@id, @conversation_id, @message_id, @tool, @args, @summary, @status, @created_at)`,
+    ),
+    setApprovalStatus: db.prepare('UPDATE approvals SET status = ? WHERE id = ?'),
+    settings: db.prepare('SELECT key, value FROM settings'),
+    setSetting: db.prepare(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ),
+    kv: db.prepare('SELECT value FROM kv WHERE key = ?'),
+    setKv: db.prepare(
+      'INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ),
+  };
+}

@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { migrate } from './migrations';
+
+/** The database file's name inside the data directory. */
+export const DATABASE_FILE = 'webbridge.db';
+
+/**
+ * Opens (creating if needed) `<dataDir>/webbridge.db`, turns on WAL and foreign keys, and
+ * migrates it to the newest schema.
+ *
+ * @example
+ * ```ts
+ * const db = openDatabase('/home/me/.webbridge');
+ * ```
+ */
+export function openDatabase(dataDir: string): Database {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new BetterSqlite3(path.join(dataDir, DATABASE_FILE));
+  // WAL lets each streamed word be its own small commit without rewriting the main file,
+  // and a reader (a backup, a second tool) never blocks the writer.
+  db.pragma('journal_mode = WAL');
+  // NORMAL under WAL may lose the last commits on power loss but never corrupts; a kill -9
+  // of the process loses nothing that was committed.
+  db.pragma('synchronous = NORMAL');
+  // Off by default in SQLite; the cascades that clean up a deleted conversation depend on it.
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 2000');
+  migrate(db);
+  return db;
+}

@@ -1,0 +1,41 @@
+import type { HostMessage, Projection } from '@webbridge/contract';
+
+/** A model as listed in the projection. */
+export type ModelInfo = Projection['models']['list'][number];
+
+/** What a provider streams: text to append to the reply, or a call of a tool. */
+export type ModelEvent =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'tool_call'; readonly name: string; readonly args: string };
+
+/** A tool as offered to a model. */
+export interface ModelTool {
+  readonly name: string;
+  readonly description: string;
+}
+
+/** One request for a reply. */
+export interface ModelRequest {
+  /** The id of the model to answer with (one of the provider's `models`). */
+  readonly model: string;
+  readonly systemPrompt: string;
+  /** The conversation up to the message being answered, root first. */
+  readonly messages: readonly Pick<HostMessage, 'role' | 'text' | 'attachments'>[];
+  readonly tools: readonly ModelTool[];
+  /**
+   * The reply written so far when continuing a stopped reply ('' for a new one). The
+   * provider streams only what comes after it.
+   */
+  readonly partial: string;
+}
+
+/**
+ * A source of model replies. The echo model is one; an OpenAI-compatible endpoint is another.
+ * `stream` must stop promptly, without yielding more, once `signal` is aborted.
+ */
+export interface ModelProvider {
+  /** The provider's id, shown as the models' `provider`. */
+  readonly id: string;
+  readonly models: readonly ModelInfo[];
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+}

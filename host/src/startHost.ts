@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import {
+  type Bridge,
+  type BridgeOptions,
+  type BridgeTuning,
+  createBridge,
+  type HostAdapter,
+  type ListeningAddress,
+} from '@webbridge/server';
+import { createHostAdapter } from './adapter/createHostAdapter';
+import type { ChatController } from './controller/ChatController';
+import { openChatController } from './controller/openChatController';
+
+/** Options of {@link startHost}. */
+export interface StartHostOptions {
+  /** Holds `webbridge.db`, `uploads/` and the default `workspace/`. Created if missing. */
+  readonly dataDir: string;
+  /** The access code (Bearer token). Never logged. */
+  readonly accessCode: string;
+  /** 0 picks any free port. @default 0 */
+  readonly port?: number;
+  /** @default '127.0.0.1' */
+  readonly hostname?: string;
+  /** Pause between echoed words. @default 30 */
+  readonly echoDelayMs?: number;
+  /** @default 15000 */
+  readonly heartbeatMs?: number;
+  /** @default 300000 */
+  readonly mediaTtlMs?: number;
+  /** @default 26214400 */
+  readonly uploadLimit?: number;
+  /** More folders projects may use, besides `<dataDir>/workspace`. */
+  readonly workspaceRoots?: readonly string[];
+  /** @default 'silent' (the CLI passes 'info') */
+  readonly logLevel?: BridgeOptions['logLevel'];
+  /** The web client's folder; `null` serves none. @default the `dist/` of @webbridge/web, if built */
+  readonly staticDir?: string | null;
+  /** Bridge tuning for tests (e.g. a faster auth throttle). */
+  readonly tuning?: BridgeTuning;
+}
+
+/** A host running in this process. */
+export interface RunningHost {
+  readonly bridge: Bridge;
+  readonly adapter: HostAdapter;
+  readonly controller: ChatController;
+  readonly address: ListeningAddress;
+  /** `http://<hostname>:<port>` with the real port. */
+  readonly url: string;
+  /** Stops the bridge (streams and listener), every reply, and closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a complete host in this process: controller, adapter, bridge, listener. What the CLI
+ * does, minus the console and signal handling, so tests can run a real host.
+ *
+ * @example
+ * ```ts
+ * const host = await startHost({ dataDir: mkdtempSync(join(tmpdir(), 'wb-')), accessCode: 'test-code-1', echoDelayMs: 1 });
+ * await fetch(`${host.url}/api/state`, { headers: { Authorization: 'Bearer test-code-1' } });
+ * await host.close();
+ * ```
+ */
+export async function startHost(options: StartHostOptions): Promise<RunningHost> {
+  const dataDir = path.resolve(options.dataDir);
+  const controller = openChatController({
+    dataDir,
+    ...(options.workspaceRoots === undefined ? {} : { workspaceRoots: options.workspaceRoots }),
+    ...(options.echoDelayMs === undefined ? {} : { echoDelayMs: options.echoDelayMs }),
+  });
+  const adapter = createHostAdapter(controller);
+  const staticDir = options.staticDir === undefined ? webClientDir() : (options.staticDir ?? undefined);
+  const bridge = createBridge({
+    host: adapter,
+    accessCode: options.accessCode,
+    uploadDir: path.join(dataDir, 'uploads'),
+    logLevel: options.logLevel ?? 'silent',
+    ...(staticDir === undefined ? {} : { staticDir }),
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+    ...(options.mediaTtlMs === undefined ? {} : { mediaTtlMs: options.mediaTtlMs }),
+    ...(options.uploadLimit === undefined ? {} : { uploadLimit: options.uploadLimit }),
+    ...options.tuning,
+  });
+  const hostname = options.hostname ?? '127.0.0.1';
+  let address: ListeningAddress;
+  try {
+    address = await bridge.listen({ port: options.port ?? 0, hostname });
+  } catch (error) {
+    controller.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    bridge,
+    adapter,
+    controller,
+    address,
+    url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${address.port}`,
+    close() {
+      closing ??= (async () => {
+        try {
+          await bridge.stop();
+        } finally {
+          controller.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The built web client of @webbridge/web, or undefined when it is not installed or not built. */
+export function webClientDir(): string | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('@webbridge/web/package.json');
+    const dist = path.join(path.dirname(manifest), 'dist');
+    return fs.existsSync(path.join(dist, 'index.html')) ? dist : undefined;
+  } catch {
+    return undefined;
+  }
+}
