@@ -48,7 +48,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as cons
  */
 export function parseServeArgs(args: readonly string[]): ServeConfig {
   const { values } = parseArgs({
-    args: [...args],
+    // `pnpm start -- --port 0` passes the `--` through; it means nothing here.
+    args: args[0] === '--' ? args.slice(1) : [...args],
     strict: true,
     allowPositionals: false,
     options: {
