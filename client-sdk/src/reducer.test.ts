@@ -214,3 +214,39 @@ describe('applyEvent: exhaustive kinds', () => {
     expect(() => applyEvent(start(), unknown)).toThrow(TypeError);
   });
 });
+
+describe('applyEvent: compact appends', () => {
+  function streaming(): SyncState {
+    const base = snapshot([message('a'), message('r', 'Hel', { role: 'assistant', status: 'streaming' })]);
+    const state = {
+      ...base,
+      conversations: { ...base.conversations, run: { state: 'streaming' as const, messageId: 'r' } },
+    };
+    return applied(applyEvent(null, snapshotEvent(10, state)));
+  }
+
+  it('appends to the message the run is producing and keeps the others by identity', () => {
+    const before = streaming();
+    const after = applied(applyEvent(before, { kind: 'append', seq: 11, base: 10, text: 'lo' }));
+    expect(after.seq).toBe(11);
+    expect(after.snapshot.conversations.messages[1]?.text).toBe('Hello');
+    expect(after.snapshot.conversations.messages[0]).toBe(before.snapshot.conversations.messages[0]);
+    expect(before.snapshot.conversations.messages[1]?.text).toBe('Hel');
+  });
+
+  it('refuses an append at another base, with no state, or with no running message', () => {
+    const before = streaming();
+    expect(applyEvent(before, { kind: 'append', seq: 12, base: 11, text: 'x' })).toEqual({
+      kind: 'resync',
+      reason: 'wrong_base',
+    });
+    expect(applyEvent(null, { kind: 'append', seq: 11, base: 10, text: 'x' })).toEqual({
+      kind: 'resync',
+      reason: 'no_state',
+    });
+    expect(applyEvent(start(), { kind: 'append', seq: 11, base: 10, text: 'x' })).toEqual({
+      kind: 'resync',
+      reason: 'no_run',
+    });
+  });
+});

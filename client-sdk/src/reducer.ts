@@ -1,4 +1,4 @@
-import type { DeltaEvent, Message, Snapshot, StateEvent } from '@webbridge/contract';
+import type { AppendEvent, DeltaEvent, Message, Snapshot, StreamEvent } from '@webbridge/contract';
 import { assertNever } from './assertNever';
 import { withoutForbiddenKeys } from './safeJson';
 
@@ -19,7 +19,13 @@ export interface SyncState {
 }
 
 /** Why a delta was refused. */
-export type ResyncReason = 'no_state' | 'wrong_base' | 'bad_cut' | 'unknown_message' | 'wrong_offset';
+export type ResyncReason =
+  | 'no_state'
+  | 'wrong_base'
+  | 'bad_cut'
+  | 'unknown_message'
+  | 'wrong_offset'
+  | 'no_run';
 
 /**
  * The outcome of {@link applyEvent}: the new state, or a refusal after which the caller drops
@@ -46,7 +52,7 @@ export type ApplyResult =
  * else state = result.state;
  * ```
  */
-export function applyEvent(state: SyncState | null, event: StateEvent): ApplyResult {
+export function applyEvent(state: SyncState | null, event: StreamEvent): ApplyResult {
   switch (event.kind) {
     case 'snapshot':
       return {
@@ -55,6 +61,8 @@ export function applyEvent(state: SyncState | null, event: StateEvent): ApplyRes
       };
     case 'delta':
       return applyDelta(state, event);
+    case 'append':
+      return applyAppend(state, event);
     default:
       return assertNever(event, 'state event');
   }
@@ -112,6 +120,26 @@ function applyDelta(state: SyncState | null, delta: DeltaEvent): ApplyResult {
         }
       : prev;
   return { kind: 'applied', state: { seq: delta.seq, signature: state.signature, snapshot } };
+}
+
+/**
+ * A compact append: the text goes to the message the run is producing. The offset is implied
+ * by the base: a client at `base` holds exactly the server's text at `base`.
+ */
+function applyAppend(state: SyncState | null, event: AppendEvent): ApplyResult {
+  if (state === null) return resync('no_state');
+  if (event.base !== state.seq) return resync('wrong_base');
+  const prev = state.snapshot;
+  const id = prev.conversations.run.messageId;
+  if (id === null) return resync('no_run');
+  const before = prev.conversations.messages;
+  const index = lastIndexOfId(before, id);
+  const message = before[index];
+  if (message === undefined) return resync('unknown_message');
+  const messages = before.slice();
+  messages[index] = { ...message, text: message.text + event.text };
+  const snapshot: Snapshot = { ...prev, conversations: { ...prev.conversations, messages } };
+  return { kind: 'applied', state: { seq: event.seq, signature: state.signature, snapshot } };
 }
 
 function lastIndexOfId(messages: readonly Message[], id: string): number {

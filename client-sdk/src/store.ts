@@ -1,4 +1,4 @@
-import type { Snapshot, StateEvent } from '@webbridge/contract';
+import type { Snapshot, StreamEvent } from '@webbridge/contract';
 import { type ApplyResult, applyEvent, type SyncState } from './reducer';
 
 /**
@@ -43,7 +43,7 @@ export interface Store {
 /** The store with the writers the client and the event connection use. */
 export interface WritableStore extends Store {
   /** Runs the reducer; on `resync` drops the cursor and keeps the snapshot on screen. */
-  apply(event: StateEvent): ApplyResult;
+  apply(event: StreamEvent): ApplyResult;
   /** Shows a snapshot fetched outside the stream (GET /api/state). The cursor is kept. */
   replaceSnapshot(snapshot: Snapshot): void;
   /** Drops the stream cursor so that the next connection starts from a snapshot. */

@@ -49,12 +49,45 @@ export const deltaEventSchema = z.object({
 /** The data of an `event: state` frame. */
 export const stateEventSchema = z.discriminatedUnion('kind', [snapshotEventSchema, deltaEventSchema]);
 
+/**
+ * The SSE event type of a compact append: the frame has no `event:` line at all (the SSE
+ * default type), because a streamed word should cost little more than its own bytes.
+ */
+export const APPEND_EVENT = 'message';
+
+/**
+ * The data of a compact append frame: `[base, text]`, its `id:` line being the seq. It is the
+ * delta `{ ap: [[run.messageId, <current length>, text]] }` and nothing else: append `text` to
+ * the message the run is producing. The offset is implied: a client at `base` holds exactly the
+ * server's text at `base`.
+ */
+export const appendFrameSchema = z.tuple([z.number().int().nonnegative(), z.string()]);
+
+/** A compact append as a client handles it, once decoded from its frame. */
+export const appendEventSchema = z.object({
+  kind: z.literal('append'),
+  seq: z.number().int().nonnegative(),
+  base: z.number().int().nonnegative(),
+  text: z.string(),
+});
+
+/** Everything that changes a client's state: snapshot, delta or compact append. */
+export const streamEventSchema = z.discriminatedUnion('kind', [
+  snapshotEventSchema,
+  deltaEventSchema,
+  appendEventSchema,
+]);
+
 /** A snapshot event. */
 export type SnapshotEvent = z.infer<typeof snapshotEventSchema>;
 /** A delta event. */
 export type DeltaEvent = z.infer<typeof deltaEventSchema>;
-/** Any state event. */
+/** Any `event: state` event. */
 export type StateEvent = z.infer<typeof stateEventSchema>;
+/** A compact append. */
+export type AppendEvent = z.infer<typeof appendEventSchema>;
+/** Any event that changes a client's state. */
+export type StreamEvent = z.infer<typeof streamEventSchema>;
 
 /** The data of an `event: heartbeat` frame: the server's clock, in epoch milliseconds. */
 export const heartbeatEventSchema = z.object({ t: z.number().int() });

@@ -17,8 +17,18 @@ export {
   SENSITIVE_ACTIONS,
   uploadResponseSchema,
 } from './actions';
-export type { DeltaEvent, HeartbeatEvent, SnapshotEvent, StateEvent } from './events';
+export type {
+  AppendEvent,
+  DeltaEvent,
+  HeartbeatEvent,
+  SnapshotEvent,
+  StateEvent,
+  StreamEvent,
+} from './events';
 export {
+  APPEND_EVENT,
+  appendEventSchema,
+  appendFrameSchema,
   appendSchema,
   deltaEventSchema,
   HEARTBEAT_EVENT,
@@ -26,6 +36,7 @@ export {
   STATE_EVENT,
   snapshotEventSchema,
   stateEventSchema,
+  streamEventSchema,
 } from './events';
 export type { SessionGuard, SessionIdentity } from './identity';
 export { SESSION_GUARD_FIELDS, sessionGuardShape, sessionIdentitySchema } from './identity';

@@ -1,4 +1,5 @@
 import {
+  appendFrameSchema,
   deltaEventSchema,
   heartbeatEventSchema,
   snapshotEventSchema,
@@ -30,7 +31,7 @@ describe('GET /api/events', () => {
     }
   });
 
-  it('streams a reply as text appends whose sum is the reply, each frame small', async () => {
+  it('streams a reply as compact appends whose sum is the reply, each costing its word plus ~30 bytes', async () => {
     const stream = await openEvents(h.url, h.auth());
     try {
       const snapshot = snapshotEventSchema.parse(JSON.parse((await stream.next()).data));
@@ -40,7 +41,15 @@ describe('GET /api/events', () => {
       let streamed = '';
       const appendFrameSizes: number[] = [];
       for (;;) {
-        const frame = await stream.until((e) => e.event === 'state');
+        const frame = await stream.until((e) => e.event === 'state' || e.event === 'message');
+        if (frame.event === 'message') {
+          const [base, piece] = appendFrameSchema.parse(JSON.parse(frame.data));
+          expect(base).toBe(seq);
+          seq = Number(frame.id);
+          streamed += piece;
+          appendFrameSizes.push(frame.bytes - Buffer.byteLength(JSON.stringify(piece)));
+          continue;
+        }
         const event = stateEventSchema.parse(JSON.parse(frame.data));
         if (event.kind === 'snapshot') {
           seq = event.seq;
@@ -50,13 +59,12 @@ describe('GET /api/events', () => {
         expect(event.seq).toBeGreaterThan(seq);
         seq = event.seq;
         for (const [, , piece] of event.ap ?? []) streamed += piece;
-        if (event.ap && !event.add && !event.put) appendFrameSizes.push(frame.bytes);
         if (event.run?.state === 'idle') break;
       }
       expect(streamed).toBe(text);
       expect(appendFrameSizes.length).toBeGreaterThan(3);
-      // A word costs its own bytes plus framing, never the history.
-      expect(Math.max(...appendFrameSizes)).toBeLessThan(120);
+      // A word costs its own bytes plus framing (id, base, quotes), never the history.
+      expect(Math.max(...appendFrameSizes)).toBeLessThanOrEqual(32);
     } finally {
       stream.close();
     }

@@ -8,12 +8,13 @@ import type {
   Projection,
   Snapshot,
   StateEvent,
+  StreamEvent,
 } from '@webbridge/contract';
-import { stateEventSchema } from '@webbridge/contract';
-// The server does not export these yet; the relative paths are the same modules it runs.
+import { appendFrameSchema, stateEventSchema } from '@webbridge/contract';
 import {
   createSignatureCache,
   diffProjection,
+  encodeDelta,
   isEmptyDelta,
   MediaRegistry,
   WireMapper,
@@ -342,7 +343,7 @@ class FakeServer {
   }
 
   /** What the producer would send to move a subscriber from `sent` to `now`; undefined: nothing. */
-  eventFor(sent: Projection | null, now: Projection): StateEvent | undefined {
+  eventFor(sent: Projection | null, now: Projection): StreamEvent | undefined {
     if (sent === now) return undefined;
     if (sent === null || this.signature(sent) !== this.signature(now)) {
       return {
@@ -354,11 +355,8 @@ class FakeServer {
     }
     const delta = diffProjection(sent, now);
     if (isEmptyDelta(delta)) return undefined;
-    // WireMapper.delta's inferred type keeps the host attachment type for `pending`; the
-    // runtime value is the wire one (and overTheWire validates it against the contract).
-    const wire = this.mapper.delta(delta) as Omit<DeltaEvent, 'kind' | 'seq' | 'base'>;
-    const event: DeltaEvent = { kind: 'delta', seq: this.seq(now), base: this.seq(sent), ...wire };
-    return event;
+    // The server's own encoder: a lone append to the running message becomes a compact append.
+    return encodeDelta(delta, now, this.seq(sent), this.seq(now), this.mapper);
   }
 
   /** The wire snapshot of a projection after a trip through JSON, as a client would receive it. */
@@ -367,8 +365,12 @@ class FakeServer {
   }
 }
 
-/** Serialises and decodes an event the way the SDK's stream reader does. */
-function overTheWire(event: StateEvent): StateEvent {
+/** Serialises and decodes an event the way the server frames it and the SDK's reader decodes it. */
+function overTheWire(event: StreamEvent): StreamEvent {
+  if (event.kind === 'append') {
+    const [base, text] = appendFrameSchema.parse(parseJsonSafely(JSON.stringify([event.base, event.text])));
+    return { kind: 'append', seq: event.seq, base, text };
+  }
   return stateEventSchema.parse(parseJsonSafely(JSON.stringify(event)));
 }
 
@@ -383,7 +385,7 @@ function deliver(server: FakeServer, host: FakeHost, subscriber: Subscriber): vo
   if (raw !== undefined) {
     const event = overTheWire(raw);
     const before = subscriber.client;
-    if (event.kind === 'delta') {
+    if (event.kind !== 'snapshot') {
       // The same delta offered to a state at any other seq, or to no state, is refused.
       const elsewhere = { ...before!, seq: event.base + 1 + (event.seq % 3) };
       expect(applyEvent(elsewhere, event)).toEqual({ kind: 'resync', reason: 'wrong_base' });

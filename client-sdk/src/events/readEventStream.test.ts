@@ -31,6 +31,13 @@ describe('readEventStream', () => {
     expect(await collect(chunks)).toEqual(items);
   });
 
+  it('decodes compact appends (no event name, id = seq, data = [base, text])', async () => {
+    const items = await collect(['id:8\ndata:[7," word"]\n\n']);
+    expect(items).toEqual([{ type: 'state', event: { kind: 'append', seq: 8, base: 7, text: ' word' } }]);
+    await expect(collect(['id:8\ndata:[7]\n\n'])).rejects.toBeInstanceOf(EventStreamError);
+    await expect(collect(['data:[7,"x"]\n\n'])).rejects.toBeInstanceOf(EventStreamError);
+  });
+
   it('skips event names it does not know', async () => {
     const items = await collect([frame('presence', { who: 'x' }) + frame('heartbeat', { t: 1 })]);
     expect(items).toEqual([{ type: 'heartbeat', event: { t: 1 } }]);

@@ -1,5 +1,6 @@
-import type { HeartbeatEvent, StateEvent } from '@webbridge/contract';
+import type { HeartbeatEvent, StreamEvent } from '@webbridge/contract';
 import {
+  appendFrameSchema,
   HEARTBEAT_EVENT,
   heartbeatEventSchema,
   PROTOCOL_VERSION,
@@ -12,7 +13,7 @@ import { EventStreamError } from './EventStreamError';
 
 /** One item read from the event stream. */
 export type StreamItem =
-  | { readonly type: 'state'; readonly event: StateEvent }
+  | { readonly type: 'state'; readonly event: StreamEvent }
   | { readonly type: 'heartbeat'; readonly event: HeartbeatEvent }
   /** The server's `retry:` field: the reconnection delay it asks for, in milliseconds. */
   | { readonly type: 'retry'; readonly ms: number };
@@ -82,6 +83,7 @@ export async function* readEventStream(
 
 /** Decodes one SSE message; undefined for event names this client does not know. */
 function decodeFrame(message: EventSourceMessage): StreamItem | EventStreamError | undefined {
+  if (message.event === undefined) return decodeAppend(message);
   if (message.event !== STATE_EVENT && message.event !== HEARTBEAT_EVENT) return undefined;
   let data: unknown;
   try {
@@ -103,6 +105,27 @@ function decodeFrame(message: EventSourceMessage): StreamItem | EventStreamError
   const state = stateEventSchema.safeParse(data);
   if (state.success) return { type: 'state', event: state.data };
   return new EventStreamError('invalid_frame', 'invalid state frame', { cause: state.error });
+}
+
+/** A compact append: no event name, `id:` is the seq, data `[base, text]`. */
+function decodeAppend(message: EventSourceMessage): StreamItem | EventStreamError {
+  const seq = Number(message.id);
+  let data: unknown;
+  try {
+    data = parseJsonSafely(message.data);
+  } catch (cause) {
+    return new EventStreamError('invalid_frame', 'append frame is not JSON', { cause });
+  }
+  const frame = appendFrameSchema.safeParse(data);
+  if (!frame.success || !Number.isSafeInteger(seq) || seq < 0) {
+    return new EventStreamError(
+      'invalid_frame',
+      'invalid append frame',
+      frame.success ? {} : { cause: frame.error },
+    );
+  }
+  const [base, text] = frame.data;
+  return { type: 'state', event: { kind: 'append', seq, base, text } };
 }
 
 function isOtherProtocol(data: unknown): boolean {

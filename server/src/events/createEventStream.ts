@@ -1,8 +1,9 @@
-import { type DeltaEvent, HEARTBEAT_EVENT, type SnapshotEvent, STATE_EVENT } from '@webbridge/contract';
+import { HEARTBEAT_EVENT, type SnapshotEvent, STATE_EVENT } from '@webbridge/contract';
 import type { WireMapper } from '../media/toWire';
 import { createSignatureCache } from './configSignature';
 import { diffProjection, isEmptyDelta } from './diffProjection';
 import type { EventHub, Subscription } from './EventHub';
+import { encodeDelta } from './encodeDelta';
 import { sseFrame } from './sseFrame';
 
 /** Options of {@link createEventStream}. */
@@ -94,8 +95,12 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
               sent = next;
               continue;
             }
-            const frame: DeltaEvent = { kind: 'delta', seq: next.seq, base: clientSeq, ...wire.delta(delta) };
-            controller.enqueue(sseFrame(STATE_EVENT, JSON.stringify(frame), next.seq));
+            const event = encodeDelta(delta, next.state, clientSeq, next.seq, wire);
+            controller.enqueue(
+              event.kind === 'append'
+                ? sseFrame(undefined, JSON.stringify([event.base, event.text]), event.seq)
+                : sseFrame(STATE_EVENT, JSON.stringify(event), event.seq),
+            );
           }
           sent = next;
           sentSignature = nextSignature;
