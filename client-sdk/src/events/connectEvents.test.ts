@@ -43,7 +43,7 @@ describe('connectEvents', () => {
     expect(requests[0]?.url).toBe('http://bridge.test/api/events');
     expect(requests[0]?.headers.get('authorization')).toBe('Bearer k7-plum');
     expect(requests[0]?.headers.has('last-event-id')).toBe(false);
-    expect(requests[1]?.headers.get('last-event-id')).toBe('6');
+    expect(requests[1]?.headers.get('last-event-id')).toBe('instance-1.6');
     expect(store.getState().snapshot?.conversations.messages[0]?.text).toBe('hi!');
     expect(statuses.slice(0, 2)).toEqual(['live', 'reconnecting']);
     connection.close();
@@ -95,7 +95,7 @@ describe('connectEvents', () => {
     await waitFor(() => requests.length === 2);
     expect(Date.now() - opened).toBeGreaterThanOrEqual(70);
     expect(requests[0]?.signal?.aborted).toBe(true);
-    expect(requests[1]?.headers.get('last-event-id')).toBe('5');
+    expect(requests[1]?.headers.get('last-event-id')).toBe('instance-1.5');
     connection.close();
     await connection.done;
   });

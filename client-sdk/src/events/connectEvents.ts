@@ -105,7 +105,8 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
       Authorization: `Bearer ${options.accessCode()}`,
       Accept: 'text/event-stream',
     };
-    if (sync !== null) headers['Last-Event-ID'] = String(sync.seq);
+    // The instance id makes the seq unambiguous: seqs restart with every run of the host.
+    if (sync !== null) headers['Last-Event-ID'] = `${sync.snapshot.instanceId}.${sync.seq}`;
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     const arm = () => {
       clearTimeout(watchdog);

@@ -1,6 +1,9 @@
 import type { Projection } from '@webbridge/contract';
 import type { HostAdapter } from '../adapter';
 
+/** How many recent projections are kept for resuming streams. */
+const RESUME_HISTORY = 128;
+
 /** One open event stream, as the hub knows it. */
 export interface Subscription {
   /** The access code the stream was opened with (never logged). */
@@ -20,16 +23,31 @@ export class EventHub {
   private waiters = new Set<() => void>();
   private readonly subscriptions = new Set<Subscription>();
   private readonly unsubscribe: () => void;
+  /** Recent projections by seq, so a reconnecting client can get only what it missed. */
+  private readonly history = new Map<number, Projection>();
 
-  constructor(private readonly host: HostAdapter) {
+  constructor(
+    private readonly host: HostAdapter,
+    private readonly historySize = RESUME_HISTORY,
+  ) {
     this.state = host.readState();
+    this.history.set(0, this.state);
     this.unsubscribe = host.subscribe(() => {
       this.version++;
       this.state = this.host.readState();
+      this.history.set(this.version, this.state);
+      // Projections share their unchanged parts, so a version costs little beyond its
+      // messages array; the oldest is forgotten first.
+      if (this.history.size > this.historySize) this.history.delete(this.version - this.historySize);
       const waiters = this.waiters;
       this.waiters = new Set();
       for (const wake of waiters) wake();
     });
+  }
+
+  /** The projection at `seq`, while it is still remembered. */
+  at(seq: number): Projection | undefined {
+    return this.history.get(seq);
   }
 
   /** The latest projection and its sequence number. */

@@ -13,6 +13,11 @@ export interface EventStreamOptions {
   readonly heartbeatMs: number;
   /** The access code the stream was opened with, so rotation can close it. */
   readonly accessCode: string;
+  /**
+   * The seq the client already holds (from `Last-Event-ID`). When the hub still remembers that
+   * projection, the stream starts with what the client missed instead of a snapshot.
+   */
+  readonly resumeFrom?: number | undefined;
 }
 
 /**
@@ -29,6 +34,12 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
   let sentSignature = '';
   /** The seq the client is at; may lag `sent.seq` when changes were invisible to it. */
   let clientSeq = 0;
+  const resumed = options.resumeFrom === undefined ? undefined : hub.at(options.resumeFrom);
+  if (options.resumeFrom !== undefined && resumed) {
+    sent = { seq: options.resumeFrom, state: resumed };
+    sentSignature = signature(resumed);
+    clientSeq = options.resumeFrom;
+  }
   let subscription: Subscription | undefined;
   /** When the last frame went out: heartbeats measure idleness of the stream, not of the host. */
   let lastFrameAt = Date.now();

@@ -17,7 +17,8 @@ export interface EventsDeps {
 export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
   return (c: Context) => {
     const accessCode = c.get('accessCode' as never) as string;
-    const body = createEventStream({ hub, wire, heartbeatMs, accessCode });
+    const resumeFrom = resumePoint(c.req.header('last-event-id'), hub.latest().state.instanceId);
+    const body = createEventStream({ hub, wire, heartbeatMs, accessCode, resumeFrom });
     return new Response(body, {
       status: 200,
       headers: {
@@ -27,4 +28,15 @@ export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
       },
     });
   };
+}
+
+/**
+ * The seq a reconnecting client holds, from `Last-Event-ID: <instanceId>.<seq>`. The instance
+ * id is part of it because seqs restart with every run of the host: a seq from another run
+ * (or a bare seq, which cannot be checked) starts over with a snapshot.
+ */
+export function resumePoint(header: string | undefined, instanceId: string): number | undefined {
+  const match = header === undefined ? null : /^([A-Za-z0-9_-]{1,64})\.(\d{1,15})$/.exec(header.trim());
+  if (!match || match[1] !== instanceId) return undefined;
+  return Number(match[2]);
 }
