@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-import QRCode from 'qrcode';
+import { connectionBanner } from './cli/connectionBanner';
 import { generateAccessCode } from './cli/generateAccessCode';
 import { parseServeArgs, SERVE_HELP, type ServeConfig } from './cli/parseServeArgs';
 import { startConsole } from './cli/startConsole';
+import { createModelProviders } from './models/createModelProviders';
 import { startHost } from './startHost';
 
 /** Longest time shutdown may take before the process exits anyway. */
@@ -10,7 +11,11 @@ const SHUTDOWN_BUDGET_MS = 1_800;
 
 async function serve(config: ServeConfig): Promise<void> {
   let accessCode = config.accessCode ?? generateAccessCode();
+  const providers = await createModelProviders({ openai: config.openai }, (message) =>
+    process.stderr.write(`webbridge: ${message}\n`),
+  );
   const host = await startHost({
+    providers,
     dataDir: config.dataDir,
     accessCode,
     port: config.port,
@@ -18,22 +23,21 @@ async function serve(config: ServeConfig): Promise<void> {
     echoDelayMs: config.echoDelayMs,
     workspaceRoots: config.workspaceRoots,
     logLevel: config.logLevel,
+    // Log lines go to stderr: stdout is for the person (and scripts) reading the URL and code.
+    tuning: { logDestination: process.stderr },
     ...(config.heartbeatMs === undefined ? {} : { heartbeatMs: config.heartbeatMs }),
     ...(config.mediaTtlMs === undefined ? {} : { mediaTtlMs: config.mediaTtlMs }),
     ...(config.uploadLimit === undefined ? {} : { uploadLimit: config.uploadLimit }),
   });
-  // Tests parse this exact first line for the port.
-  process.stdout.write(`webbridge listening on ${host.url}\n`);
-  const lanUrls = host.address.urls.filter((url) => url !== host.url);
-  for (const url of lanUrls) process.stdout.write(`  also reachable at ${url}\n`);
+  const [primary = host.url, ...others] = host.address.urls;
+  // Tests and scripts parse this exact first line for the port.
+  process.stdout.write(`webbridge listening on ${primary}\n`);
+  for (const url of others) process.stdout.write(`  also reachable at ${url}\n`);
   // The one place the code is ever printed: the person at the host reads it off the screen.
   process.stdout.write(`access code: ${accessCode}\n`);
-  const target = lanUrls.find((url) => !url.includes('127.0.0.1')) ?? host.url;
-  const qr = await QRCode.toString(`${target}/#code=${encodeURIComponent(accessCode)}`, {
-    type: 'terminal',
-    small: true,
-  });
-  process.stdout.write(`${qr}\n`);
+  const models = host.controller.readState().models.list.map((m) => m.id);
+  process.stdout.write(`models: ${models.join(', ')}\n`);
+  process.stdout.write(`${await connectionBanner(host.address.urls, accessCode)}\n`);
 
   let closeConsole: (() => void) | undefined;
   let stopping = false;

@@ -9,8 +9,22 @@ export { openChatController } from './controller/openChatController';
 export { HostStore } from './db/HostStore';
 export { openDatabase } from './db/openDatabase';
 export { MainExecutor } from './executor/MainExecutor';
+export type { ModelConfig, OpenAiConfig } from './models/createModelProviders';
+export { createModelProviders } from './models/createModelProviders';
 export { EchoModel, echoTokens } from './models/EchoModel';
-export type { ModelEvent, ModelInfo, ModelProvider, ModelRequest } from './models/ModelProvider';
+export { ModelError } from './models/ModelError';
+export type {
+  ModelEvent,
+  ModelInfo,
+  ModelMessage,
+  ModelProvider,
+  ModelRequest,
+  ModelTool,
+} from './models/ModelProvider';
+export { ModelRegistry } from './models/ModelRegistry';
+export type { OpenAiCompatibleOptions } from './models/OpenAiCompatibleModel';
+export { OpenAiCompatibleModel } from './models/OpenAiCompatibleModel';
+export { listOpenAiModels } from './models/openai/listOpenAiModels';
 export type { RunningHost, StartHostOptions } from './startHost';
 export { startHost, webClientDir } from './startHost';
 export { WorkspaceAuthoriser } from './workspace/WorkspaceAuthoriser';

@@ -12,6 +12,7 @@ import {
 import { createHostAdapter } from './adapter/createHostAdapter';
 import type { ChatController } from './controller/ChatController';
 import { openChatController } from './controller/openChatController';
+import type { ModelProvider } from './models/ModelProvider';
 
 /** Options of {@link startHost}. */
 export interface StartHostOptions {
@@ -37,6 +38,8 @@ export interface StartHostOptions {
   readonly logLevel?: BridgeOptions['logLevel'];
   /** The web client's folder; `null` serves none. @default the `dist/` of @webbridge/web, if built */
   readonly staticDir?: string | null;
+  /** Model providers beside the echo model (see `createModelProviders`). */
+  readonly providers?: readonly ModelProvider[];
   /** Bridge tuning for tests (e.g. a faster auth throttle). */
   readonly tuning?: BridgeTuning;
 }
@@ -70,6 +73,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     dataDir,
     ...(options.workspaceRoots === undefined ? {} : { workspaceRoots: options.workspaceRoots }),
     ...(options.echoDelayMs === undefined ? {} : { echoDelayMs: options.echoDelayMs }),
+    ...(options.providers === undefined ? {} : { providers: options.providers }),
   });
   const adapter = createHostAdapter(controller);
   const staticDir = options.staticDir === undefined ? webClientDir() : (options.staticDir ?? undefined);

@@ -1,20 +1,23 @@
 import { type Action, problemSchema, type Snapshot, snapshotSchema } from '@webbridge/contract';
 import type { TestHost } from './testHost';
 
+/** What the API helpers need of a host: its URL and auth headers. */
+type Reachable = Pick<TestHost, 'url' | 'auth'>;
+
 /** GET /api/state, validated against the contract. */
-export async function getState(h: TestHost): Promise<Snapshot> {
+export async function getState(h: Reachable): Promise<Snapshot> {
   const response = await fetch(`${h.url}/api/state`, { headers: h.auth() });
   if (response.status !== 200) throw new Error(`GET /api/state: ${response.status} ${await response.text()}`);
   return snapshotSchema.parse(await response.json());
 }
 
 /** POST /api/action with the access code; returns the raw response. */
-export function postAction(h: TestHost, action: Action | Record<string, unknown>): Promise<Response> {
+export function postAction(h: Reachable, action: Action | Record<string, unknown>): Promise<Response> {
   return fetch(`${h.url}/api/action`, { method: 'POST', headers: h.auth(), body: JSON.stringify(action) });
 }
 
 /** POST an action that must succeed; returns its `result`. */
-export async function act(h: TestHost, action: Action): Promise<Record<string, unknown>> {
+export async function act(h: Reachable, action: Action): Promise<Record<string, unknown>> {
   const response = await postAction(h, action);
   const body = (await response.json()) as { result?: Record<string, unknown> };
   if (response.status !== 200)
@@ -59,7 +62,7 @@ export async function waitFor<T>(
 }
 
 /** Sends a message in the current conversation and waits until its echo reply completes. */
-export async function sendAndWait(h: TestHost, text: string): Promise<Snapshot> {
+export async function sendAndWait(h: Reachable, text: string): Promise<Snapshot> {
   const state = await getState(h);
   await act(h, { action: 'send', text, ...guardOf(state) });
   return waitFor(async () => {

@@ -19,6 +19,7 @@ describe('parseServeArgs', () => {
       logLevel: 'info',
       console: true,
       help: false,
+      openai: undefined,
     });
   });
 
@@ -68,6 +69,55 @@ describe('parseServeArgs', () => {
     expect(() => parseServeArgs(['--heartbeat-ms', '0'])).toThrow(/--heartbeat-ms/);
     expect(() => parseServeArgs(['--log-level', 'loud'])).toThrow(/--log-level/);
     expect(() => parseServeArgs(['--bogus'])).toThrow();
+  });
+
+  it('reads the OpenAI-compatible endpoint, its key from the environment and the models', () => {
+    const env = { OPENAI_API_KEY: 'sk-default', MY_KEY: 'sk-mine' };
+    expect(
+      parseServeArgs(
+        ['--openai-base-url', 'http://127.0.0.1:11434/v1/', '--model', 'a,b', '--model', 'c'],
+        env,
+      ).openai,
+    ).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: 'sk-default',
+      models: ['a', 'b', 'c'],
+      timeoutMs: undefined,
+    });
+    expect(
+      parseServeArgs(
+        [
+          '--openai-base-url',
+          'https://api.openai.com/v1',
+          '--openai-api-key-env',
+          'MY_KEY',
+          '--openai-timeout-ms',
+          '5000',
+        ],
+        env,
+      ).openai,
+    ).toEqual({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-mine', models: [], timeoutMs: 5000 });
+    expect(
+      parseServeArgs(['--openai-base-url', 'http://localhost:8080/v1'], {}).openai?.apiKey,
+    ).toBeUndefined();
+  });
+
+  it('refuses OpenAI flags that cannot work, without echoing a key', () => {
+    expect(() => parseServeArgs(['--model', 'x'], {})).toThrow(/--openai-base-url/);
+    expect(() => parseServeArgs(['--openai-base-url', 'ftp://x/v1'], {})).toThrow(/http/);
+    expect(() => parseServeArgs(['--openai-base-url', 'not a url'], {})).toThrow(/URL/);
+    expect(() => parseServeArgs(['--openai-base-url', 'http://u:sk-secret@h/v1'], {})).toThrow(/credentials/);
+    expect(() =>
+      parseServeArgs(['--openai-base-url', 'http://h/v1', '--openai-api-key-env', 'MISSING'], {}),
+    ).toThrow(/MISSING/);
+    let message = '';
+    try {
+      parseServeArgs(['--openai-base-url', 'http://h/v1', '--openai-api-key-env', 'sk-pasted-key'], {});
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/name of an environment variable/);
+    expect(message).not.toContain('sk-pasted-key');
   });
 });
 

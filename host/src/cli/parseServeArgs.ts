@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BridgeOptions } from '@webbridge/server';
+import type { OpenAiConfig } from '../models/createModelProviders';
 
 /** The `webbridge serve` configuration. */
 export interface ServeConfig {
@@ -18,6 +19,8 @@ export interface ServeConfig {
   readonly logLevel: NonNullable<BridgeOptions['logLevel']>;
   readonly console: boolean;
   readonly help: boolean;
+  /** The OpenAI-compatible endpoint, when `--openai-base-url` is given. Holds the key: never log it. */
+  readonly openai: OpenAiConfig | undefined;
 }
 
 /** The text of `webbridge serve --help`. */
@@ -37,6 +40,15 @@ Options:
   --echo-delay-ms <ms>    pause between words of the echo model (default 30)
   --log-level <level>     fatal, error, warn, info, debug or silent (default info)
   --no-console            no interactive console, even on a terminal
+
+Models (the offline "echo" model is always there):
+  --openai-base-url <url>     an OpenAI-compatible API root, e.g. https://api.openai.com/v1
+                              or http://127.0.0.1:11434/v1 (Ollama)
+  --openai-api-key-env <NAME> environment variable holding the API key (default OPENAI_API_KEY;
+                              no key is sent when it is unset)
+  --model <id>                a model to offer; repeatable or comma-separated
+                              (default: every model GET <url>/models lists)
+  --openai-timeout-ms <ms>    give up on a request silent for this long (default 120000)
   --help                  show this help
 `;
 
@@ -46,7 +58,10 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as cons
  * Parses the flags of `webbridge serve`. Throws an Error with a readable message on a bad
  * value, so the CLI can print it with the usage.
  */
-export function parseServeArgs(args: readonly string[]): ServeConfig {
+export function parseServeArgs(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ServeConfig {
   const { values } = parseArgs({
     // `pnpm start -- --port 0` passes the `--` through; it means nothing here.
     args: args[0] === '--' ? args.slice(1) : [...args],
@@ -64,6 +79,10 @@ export function parseServeArgs(args: readonly string[]): ServeConfig {
       'workspace-root': { type: 'string', multiple: true },
       'log-level': { type: 'string' },
       'no-console': { type: 'boolean' },
+      'openai-base-url': { type: 'string' },
+      'openai-api-key-env': { type: 'string' },
+      'openai-timeout-ms': { type: 'string' },
+      model: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -86,6 +105,57 @@ export function parseServeArgs(args: readonly string[]): ServeConfig {
     logLevel,
     console: values['no-console'] !== true,
     help: values.help === true,
+    openai: openAiConfig(values, env),
+  };
+}
+
+function openAiConfig(
+  values: {
+    'openai-base-url'?: string | undefined;
+    'openai-api-key-env'?: string | undefined;
+    'openai-timeout-ms'?: string | undefined;
+    model?: string[] | undefined;
+  },
+  env: Readonly<Record<string, string | undefined>>,
+): OpenAiConfig | undefined {
+  const baseUrl = values['openai-base-url'];
+  const models = (values.model ?? [])
+    .flatMap((m) => m.split(','))
+    .map((m) => m.trim())
+    .filter(Boolean);
+  if (baseUrl === undefined) {
+    if (models.length > 0) throw new Error('--model needs --openai-base-url.');
+    if (values['openai-api-key-env'] !== undefined)
+      throw new Error('--openai-api-key-env needs --openai-base-url.');
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error('--openai-base-url must be a URL such as http://127.0.0.1:11434/v1.');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error('--openai-base-url must be http or https.');
+  if (url.username !== '' || url.password !== '') {
+    throw new Error(
+      '--openai-base-url must not contain credentials; put the key in an environment variable.',
+    );
+  }
+  const keyName = values['openai-api-key-env'];
+  if (keyName !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyName)) {
+    throw new Error('--openai-api-key-env takes the name of an environment variable, not the key.');
+  }
+  const apiKey = env[keyName ?? 'OPENAI_API_KEY'];
+  // A name given on purpose must exist; the default may be unset (local servers need no key).
+  if (keyName !== undefined && (apiKey === undefined || apiKey === '')) {
+    throw new Error(`The environment variable ${keyName} (--openai-api-key-env) is not set.`);
+  }
+  return {
+    baseUrl: url.href.replace(/\/+$/, ''),
+    apiKey: apiKey === '' ? undefined : apiKey,
+    models: [...new Set(models)],
+    timeoutMs: positive(values['openai-timeout-ms'], '--openai-timeout-ms'),
   };
 }
 

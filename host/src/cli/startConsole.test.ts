@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningHost, startHost } from '../startHost';
-import { tempDir } from '../testing/testController';
+import { tempDir, waitForState } from '../testing/testController';
+import { connectUrl, terminalQr } from './connectionBanner';
 import { startConsole } from './startConsole';
 
 let hosts: RunningHost[] = [];
@@ -10,8 +13,8 @@ afterEach(async () => {
   hosts = [];
 });
 
-async function setup() {
-  const host = await startHost({ dataDir: tempDir(), accessCode: 'first-code', staticDir: null });
+async function setup(dataDir = tempDir()) {
+  const host = await startHost({ dataDir, accessCode: 'first-code', staticDir: null, echoDelayMs: 1 });
   hosts.push(host);
   const input = new PassThrough();
   const output = new PassThrough();
@@ -37,7 +40,10 @@ async function setup() {
     for (let i = 0; i < 100 && !expected.test(text); i++) await new Promise((r) => setTimeout(r, 10));
     expect(text).toMatch(expected);
   };
-  return { host, type, close, code: () => code, quits: () => quits };
+  const clear = () => {
+    text = '';
+  };
+  return { host, type, close, clear, output: () => text, code: () => code, quits: () => quits, dataDir };
 }
 
 describe('console', () => {
@@ -67,6 +73,83 @@ describe('console', () => {
     await type('quit', /rotate/);
     for (let i = 0; i < 100 && quits() === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(quits()).toBe(1);
+    close();
+  });
+
+  it('shows the QR code of the page with the code in the fragment, and a fresh one after rotate', async () => {
+    const { host, type, clear, output, code, close } = await setup();
+    await type('qr', /Scan to open/);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(output()).toContain(await terminalQr(connectUrl(host.url, 'first-code')));
+    expect(connectUrl(host.url, 'a b')).toBe(`${host.url}/#code=a%20b`);
+    clear();
+    await type('rotate', /New access code: \S+[\s\S]*Scan to open/);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(output()).toContain(await terminalQr(connectUrl(host.url, code())));
+    expect(output()).not.toContain(await terminalQr(connectUrl(host.url, 'first-code')));
+    close();
+  });
+
+  it('lists and decides approvals as the host user', async () => {
+    const { host, type, dataDir, close } = await setup();
+    const controller = host.controller;
+    await type('approvals', /Nothing waits for approval/);
+    for (const name of ['yes.txt', 'no.txt']) {
+      await controller.executor.run(() =>
+        controller.send(`/tool write_file ${JSON.stringify({ path: name, content: 'x' })}`),
+      );
+      await waitForState(controller, (s) => s.approvals.length === 1);
+      await type('approvals', new RegExp(`1\\. Write 1 bytes to ${name.replace('.', '\\.')}`));
+      await type(
+        name === 'yes.txt' ? 'allow 1' : 'deny 1',
+        new RegExp(`(Allowed|Denied): Write 1 bytes to ${name}`),
+      );
+      expect(controller.readState().approvals).toEqual([]);
+    }
+    expect(fs.existsSync(path.join(dataDir, 'workspace/yes.txt'))).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, 'workspace/no.txt'))).toBe(false);
+    await type('allow 1', /No such approval/);
+    close();
+  });
+
+  it('authorises a root only from the host side, remembers it, and makes projects on it', async () => {
+    const dataDir = tempDir();
+    const folder = fs.realpathSync(tempDir('webbridge-root-'));
+    const first = await setup(dataDir);
+    const uri = `file://${folder}`;
+    expect(first.host.adapter.authoriseWorkspace(uri)).toBeUndefined();
+    await first.type('add-root relative/path', /Failed: A workspace root must exist/);
+    await first.type(`add-root ${folder}`, /Authorised: /);
+    expect(first.host.adapter.authoriseWorkspace(uri)).toBe(uri);
+    expect(first.host.controller.readState().projects.roots.map((r) => r.uri)).toContain(uri);
+    await first.type('roots', new RegExp(uri));
+    const before = first.host.controller.readState().sessionRevision;
+    await first.type(`new-project ${folder} Site work`, /Created and switched to project: Site work/);
+    const state = first.host.controller.readState();
+    expect(state.sessionRevision).toBeGreaterThan(before);
+    expect(state.projects.list.find((p) => p.id === state.projectId)?.workspace.uri).toBe(uri);
+    await first.type('projects', /1\. Default[\s\S]*\* 2\. Site work/);
+    await first.type('project 1', /Switched to project: Default/);
+    await first.type('project 7', /No such project/);
+    first.close();
+    await first.host.close();
+
+    const second = await setup(dataDir);
+    expect(second.host.adapter.authoriseWorkspace(uri)).toBe(uri);
+    second.close();
+  });
+
+  it('counts the connected browsers', async () => {
+    const { host, type, close } = await setup();
+    await type('browsers', /0 browsers connected/);
+    const abort = new AbortController();
+    const response = await fetch(`${host.url}/api/events`, {
+      headers: { Authorization: 'Bearer first-code' },
+      signal: abort.signal,
+    });
+    expect(response.status).toBe(200);
+    await type('browsers', /1 browser connected\./);
+    abort.abort();
     close();
   });
 });

@@ -1,5 +1,8 @@
+import os from 'node:os';
+import path from 'node:path';
 import readline from 'node:readline';
 import type { RunningHost } from '../startHost';
+import { connectionBanner } from './connectionBanner';
 import { generateAccessCode } from './generateAccessCode';
 
 /** What the console needs from the running CLI. */
@@ -16,67 +19,146 @@ export interface ConsoleContext {
 }
 
 const HELP = `Commands:
-  help        this list
-  code        show the access code
-  rotate      replace the access code (connected browsers must enter the new one)
-  convs       list the conversations
-  switch <n>  make conversation n current, as the host's own user would
-  new         start a new conversation
-  quit        stop webbridge`;
+  help                 this list
+  code                 show the access code
+  qr                   show the URLs and their QR codes again
+  rotate               replace the access code (connected browsers must enter the new one)
+  browsers             how many browsers are connected
+  convs                list the conversations
+  switch <n>           make conversation n current, as the host's own user would
+  new                  start a new conversation
+  projects             list the projects
+  project <n>          make project n current
+  new-project <folder> [name]
+                       create a project on an authorised folder and make it current
+  roots                list the folders projects may use
+  add-root <folder>    authorise another folder (browsers can then pick it or below it)
+  approvals            list the tool calls waiting for approval
+  allow <n>, deny <n>  decide approval n
+  quit                 stop webbridge`;
 
 /**
  * A small console on the terminal that acts as the host app's own user: it switches
- * conversations and rotates the access code through the same executor the browser's actions
- * use, so the browser sees these changes exactly as it would see a phone user's.
+ * conversations and projects, decides approvals and rotates the access code through the same
+ * executor the browser's actions use, so the browser sees these changes exactly as it would
+ * see a phone user's. It is also the only place a new workspace root can be authorised.
  * Returns a function that closes the console.
  */
 export function startConsole(context: ConsoleContext): () => void {
   const { host, output } = context;
   const rl = readline.createInterface({ input: context.input, output, prompt: 'webbridge> ' });
-  const print = (text: string) => output.write(`${text}\n`);
+  const print = (text: string): void => {
+    output.write(`${text}\n`);
+  };
   const controller = host.controller;
+  const onMain = <T>(task: () => T) => controller.executor.run(task);
+  const state = () => onMain(() => controller.readState());
+  const nth = <T>(list: readonly T[], arg: string): T | undefined => {
+    const n = Number(arg);
+    return Number.isInteger(n) && n >= 1 ? list[n - 1] : undefined;
+  };
+  const showQr = async () => print(await connectionBanner(host.address.urls, context.code()));
 
   const commands: Record<string, (arg: string) => Promise<void> | void> = {
-    help: () => {
-      print(HELP);
-    },
-    code: () => {
-      print(`Access code: ${context.code()}`);
-    },
-    rotate: () => {
+    help: () => print(HELP),
+    code: () => print(`Access code: ${context.code()}`),
+    qr: showQr,
+    rotate: async () => {
       const code = generateAccessCode();
       context.setCode(code);
       print(`New access code: ${code}`);
+      await showQr();
+    },
+    browsers: () => {
+      const n = host.bridge.subscriberCount;
+      print(n === 1 ? '1 browser connected.' : `${n} browsers connected.`);
     },
     convs: async () => {
-      const state = await controller.executor.run(() => controller.readState());
-      state.conversations.list.forEach((conversation, index) => {
-        const mark = conversation.id === state.conversationId ? '*' : ' ';
+      const s = await state();
+      s.conversations.list.forEach((conversation, index) => {
+        const mark = conversation.id === s.conversationId ? '*' : ' ';
         print(`${mark} ${index + 1}. ${conversation.title}`);
       });
     },
     switch: async (arg) => {
-      const n = Number(arg);
-      const title = await controller.executor.run(() => {
-        const target = controller.readState().conversations.list[n - 1];
-        if (!Number.isInteger(n) || !target) return undefined;
+      const title = await onMain(() => {
+        const target = nth(controller.readState().conversations.list, arg);
+        if (!target) return undefined;
         controller.selectConversation(target.id);
         return target.title;
       });
       print(title === undefined ? 'No such conversation; see `convs`.' : `Switched to: ${title}`);
     },
     new: async () => {
-      await controller.executor.run(() => controller.newConversation());
+      await onMain(() => controller.newConversation());
       print('Started a new conversation.');
     },
+    projects: async () => {
+      const s = await state();
+      s.projects.list.forEach((project, index) => {
+        const mark = project.id === s.projectId ? '*' : ' ';
+        print(`${mark} ${index + 1}. ${project.name} — ${project.workspace.uri}`);
+      });
+    },
+    project: async (arg) => {
+      const name = await onMain(() => {
+        const target = nth(controller.readState().projects.list, arg);
+        if (!target) return undefined;
+        controller.selectProject(target.id);
+        return target.name;
+      });
+      print(name === undefined ? 'No such project; see `projects`.' : `Switched to project: ${name}`);
+    },
+    'new-project': async (arg) => {
+      const [folder = '', ...name] = arg.split(' ');
+      if (folder === '') throw new Error('Name a folder: new-project <folder> [name]');
+      const resolved = resolveFolder(folder);
+      const title = name.join(' ').trim() || path.basename(resolved);
+      await onMain(() => controller.selectProject(controller.createProject(title, resolved)));
+      print(`Created and switched to project: ${title}`);
+    },
+    roots: async () => {
+      for (const root of (await state()).projects.roots) print(`  ${root.uri}`);
+    },
+    'add-root': async (arg) => {
+      if (arg === '') throw new Error('Name a folder: add-root <folder>');
+      const root = await onMain(() => controller.addWorkspaceRoot(resolveFolder(arg)));
+      print(`Authorised: ${root}`);
+    },
+    approvals: async () => {
+      const { approvals } = await state();
+      if (approvals.length === 0) print('Nothing waits for approval.');
+      for (const [index, approval] of approvals.entries()) print(`  ${index + 1}. ${approval.summary}`);
+    },
+    allow: (arg) => decide(arg, 'allow'),
+    deny: (arg) => decide(arg, 'deny'),
     quit: () => {
       rl.close();
       context.quit();
     },
   };
 
-  rl.on('line', (line) => {
-    const [name = '', ...rest] = line.trim().split(/\s+/);
+  async function decide(arg: string, decision: 'allow' | 'deny'): Promise<void> {
+    const summary = await onMain(() => {
+      const target = nth(controller.readState().approvals, arg);
+      if (!target) return undefined;
+      controller.approve(target.id, decision);
+      return target.summary;
+    });
+    if (summary === undefined) print('No such approval; see `approvals`.');
+    else print(`${decision === 'allow' ? 'Allowed' : 'Denied'}: ${summary}`);
+  }
+
+  // On a terminal readline takes Ctrl-C for itself; without this it would only pause the input.
+  rl.on('SIGINT', () => {
+    rl.close();
+    context.quit();
+  });
+  rl.on('line', (line: string) => {
+    const trimmed = line.trim();
+    const space = trimmed.search(/\s/);
+    const name = space === -1 ? trimmed : trimmed.slice(0, space);
+    const arg = space === -1 ? '' : trimmed.slice(space + 1).trim();
     const command = commands[name];
     if (name === '') {
       rl.prompt();
@@ -88,7 +170,7 @@ export function startConsole(context: ConsoleContext): () => void {
       return;
     }
     Promise.resolve()
-      .then(() => command(rest.join(' ')))
+      .then(() => command(arg))
       .catch((error: unknown) => print(`Failed: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         if (name !== 'quit') rl.prompt();
@@ -96,4 +178,10 @@ export function startConsole(context: ConsoleContext): () => void {
   });
   rl.prompt();
   return () => rl.close();
+}
+
+function resolveFolder(folder: string): string {
+  const expanded =
+    folder === '~' || folder.startsWith('~/') ? path.join(os.homedir(), folder.slice(1)) : folder;
+  return path.resolve(expanded);
 }

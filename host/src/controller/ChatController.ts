@@ -12,8 +12,10 @@ import { BridgeError } from '@webbridge/server';
 import type { AttachmentRow, HostStore, MessageRow } from '../db/HostStore';
 import type { MainExecutor } from '../executor/MainExecutor';
 import { newId } from '../ids';
-import { ECHO_MODEL, EchoModel } from '../models/EchoModel';
-import type { ModelInfo, ModelProvider } from '../models/ModelProvider';
+import { EchoModel } from '../models/EchoModel';
+import { ModelError } from '../models/ModelError';
+import type { ModelMessage, ModelProvider } from '../models/ModelProvider';
+import { ModelRegistry } from '../models/ModelRegistry';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { type AttachmentFile, Attachments } from './Attachments';
 import { buildProjection } from './buildProjection';
@@ -40,8 +42,17 @@ export interface ChatControllerOptions {
   readonly providers?: readonly ModelProvider[];
 }
 
+/** The kv key of the roots authorised from the console, a JSON array of absolute paths. */
+const KV_ADDED_ROOTS = 'added_workspace_roots';
+
 /** Longest automatic title taken from a conversation's first message. */
 const TITLE_LENGTH = 60;
+
+/**
+ * Most tool rounds a model may chain after one user message before the controller stops asking
+ * it again, so a model that keeps calling tools cannot loop forever.
+ */
+const MAX_TOOL_ROUNDS = 8;
 
 /**
  * The reference host's chat controller: conversations as trees of messages in SQLite,
@@ -68,8 +79,7 @@ export class ChatController {
   private readonly selection: Selection;
   private readonly toolCalls: ToolCalls;
   private readonly attachments: Attachments;
-  private readonly providers = new Map<string, ModelProvider>();
-  private readonly models: ModelInfo[] = [];
+  private readonly registry: ModelRegistry;
   private readonly listeners = new Set<() => void>();
   private sessionRevision = 0;
   private settings: Settings;
@@ -81,19 +91,20 @@ export class ChatController {
     this.executor = options.executor;
     this.authoriser = options.authoriser;
     const echo = new EchoModel(options.echoDelayMs === undefined ? {} : { delayMs: options.echoDelayMs });
-    for (const provider of [echo, ...(options.providers ?? [])]) {
-      for (const model of provider.models) {
-        if (this.providers.has(model.id)) continue;
-        this.providers.set(model.id, provider);
-        this.models.push(model);
-      }
-    }
+    this.registry = new ModelRegistry([echo, ...(options.providers ?? [])]);
     this.runner = new ReplyRunner(this.executor, this.replySink());
-    this.selection = new Selection(this.store, ECHO_MODEL.id, (id) => this.providers.has(id));
+    this.selection = new Selection(this.store, this.registry.defaultModel, (id) => this.registry.has(id));
     this.toolCalls = new ToolCalls(this.store, this.selection, BUILTIN_TOOLS);
     this.attachments = new Attachments(this.store);
     this.settings = loadSettings(this.store);
     this.store.stopInterruptedMessages();
+    for (const root of this.addedRoots()) {
+      try {
+        this.authoriser.addRoot(root);
+      } catch {
+        // The folder is gone (unmounted, deleted): it stays remembered but unusable until it returns.
+      }
+    }
     const defaultWorkspace = this.authoriser.roots[0];
     if (defaultWorkspace === undefined) throw new Error('At least one workspace root is needed.');
     this.selection.restore(defaultWorkspace);
@@ -202,7 +213,7 @@ export class ChatController {
 
   /** Chooses the model for the current conversation and the next ones. */
   setModel(modelId: string): ActionResultOf<'model'> {
-    if (!this.providers.has(modelId)) throw notApplicable(`There is no model "${modelId}".`);
+    if (!this.registry.has(modelId)) throw notApplicable(`There is no model "${modelId}".`);
     this.selection.setModel(modelId);
     this.refresh();
     return { modelId };
@@ -359,9 +370,23 @@ export class ChatController {
     return id;
   }
 
+  /**
+   * Authorises another workspace root, remembered across restarts. For the host's own user
+   * (console, configuration) only: no action of the protocol reaches it. Returns the resolved
+   * folder; throws when it is not an existing absolute folder.
+   */
+  addWorkspaceRoot(folder: string): string {
+    const real = this.authoriser.addRoot(folder);
+    const added = this.addedRoots();
+    if (!added.includes(real)) this.store.setKv(KV_ADDED_ROOTS, JSON.stringify([...added, real]));
+    this.refresh();
+    return real;
+  }
+
   /** Allows (runs the tool) or denies a pending tool call, and finishes its reply. */
   approve(approvalId: string, decision: 'allow' | 'deny'): ActionResultOf<'approve'> {
-    this.toolCalls.decide(approvalId, decision);
+    const { conversationId, result } = this.toolCalls.decide(approvalId, decision);
+    this.followToolResult(conversationId, result);
     this.refresh();
     return { approvalId, decision };
   }
@@ -397,7 +422,14 @@ export class ChatController {
       onText: (conversationId, messageId, text) => this.appendText(conversationId, messageId, text),
       onToolCall: (conversationId, messageId, name, args) => {
         if (this.closed) return;
-        this.toolCalls.handle(conversationId, messageId, name, args, this.settings.autoApprove);
+        const result = this.toolCalls.handle(
+          conversationId,
+          messageId,
+          name,
+          args,
+          this.settings.autoApprove,
+        );
+        this.followToolResult(conversationId, result);
         this.refresh();
       },
       onFinish: (conversationId, messageId) => {
@@ -407,8 +439,11 @@ export class ChatController {
       },
       onError: (conversationId, messageId, error) => {
         if (this.closed) return;
-        // Provider errors can carry URLs or keys; show only the message of our own errors.
-        const reason = error instanceof BridgeError ? error.message : 'The model failed to answer.';
+        // Foreign errors can carry URLs, paths or keys; show only the messages written for people.
+        const reason =
+          error instanceof BridgeError || error instanceof ModelError
+            ? error.message
+            : 'The model failed to answer.';
         this.selection.patchMessage(conversationId, messageId, { status: 'error', error: reason });
         this.refresh();
       },
@@ -440,21 +475,65 @@ export class ChatController {
 
   private startReply(reply: MessageRow): void {
     const { selection } = this;
-    const model = reply.model !== null && this.providers.has(reply.model) ? reply.model : selection.modelId;
-    const provider = this.providers.get(model);
+    const model = this.modelOf(reply);
+    const provider = this.registry.providerOf(model);
     if (!provider) throw notApplicable(`There is no model "${model}".`);
-    const history = selection.tree.path(reply.parent_id).map((row) => ({
-      role: row.role,
-      text: row.text,
-      attachments: [...selection.tree.attachmentsOf(row.id)],
-    }));
+    const history = selection.tree.path(reply.parent_id).map((row): ModelMessage => {
+      const message: ModelMessage = {
+        id: row.id,
+        parentId: row.parent_id,
+        role: row.role,
+        text: row.text,
+        attachments: [...selection.tree.attachmentsOf(row.id)],
+      };
+      return row.tool_name === null
+        ? message
+        : { ...message, tool: { name: row.tool_name, args: row.tool_args ?? '{}' } };
+    });
     this.runner.start(selection.conversationId, reply.id, provider, {
       model,
       systemPrompt: this.settings.systemPrompt,
       messages: history,
-      tools: BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description })),
+      tools: BUILTIN_TOOLS.map(({ name, description, parameters }) => ({ name, description, parameters })),
       partial: reply.text,
     });
+  }
+
+  private addedRoots(): string[] {
+    try {
+      const value: unknown = JSON.parse(this.store.kv(KV_ADDED_ROOTS) ?? '[]');
+      return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private modelOf(reply: MessageRow): string {
+    return reply.model !== null && this.registry.has(reply.model) ? reply.model : this.selection.modelId;
+  }
+
+  /**
+   * The agent loop: once a tool call of the current conversation has a result, a model that
+   * reads tool results is asked again under it, unless the user has let it chain
+   * {@link MAX_TOOL_ROUNDS} calls already. Replies of other conversations are not resumed in
+   * the background; `continue` there picks them up.
+   */
+  private followToolResult(conversationId: string, result: MessageRow | undefined): void {
+    const { selection } = this;
+    if (!result || conversationId !== selection.conversationId || selection.leafId !== result.id) return;
+    const call = result.parent_id === null ? undefined : selection.tree.get(result.parent_id);
+    if (!call) return;
+    const model = this.modelOf(call);
+    if (this.registry.providerOf(model)?.followsToolResults !== true) return;
+    const path = selection.path();
+    const sinceUser = path.slice(path.findLastIndex((row) => row.role === 'user') + 1);
+    if (sinceUser.filter((row) => row.role === 'tool').length >= MAX_TOOL_ROUNDS) return;
+    const reply = selection.newMessage(result.id, 'assistant', '', 'streaming', { model });
+    this.store.transaction(() => {
+      selection.insertMessage(reply);
+      selection.setLeaf(conversationId, reply.id);
+    });
+    this.startReply(reply);
   }
 
   private assertIdle(): void {
@@ -476,7 +555,7 @@ export class ChatController {
       identity: this.identity(),
       streamingMessageId: this.runner.streamingMessage(this.selection.conversationId),
       roots: this.authoriser.roots,
-      models: this.models,
+      models: this.registry.list,
       settings: this.settings,
     });
     this.commit(share(this.projection, next));

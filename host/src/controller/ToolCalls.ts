@@ -21,14 +21,17 @@ export class ToolCalls {
     this.tools = new Map(tools.map((tool) => [tool.name, tool]));
   }
 
-  /** Handles a call a reply made. Runs inside an executor task. */
+  /**
+   * Handles a call a reply made. Runs inside an executor task. Returns the result message
+   * when the tool ran at once; undefined when the call waits for approval or was refused.
+   */
   handle(
     conversationId: string,
     messageId: string,
     name: string,
     argsText: string,
     autoApprove: readonly string[],
-  ): void {
+  ): MessageRow | undefined {
     const tool = this.tools.get(name);
     const args = parseToolArgs(argsText);
     const call = this.selection.patchMessage(conversationId, messageId, {
@@ -38,12 +41,11 @@ export class ToolCalls {
     if (!tool || !args) {
       const reason = tool ? 'The tool arguments are not a JSON object.' : `There is no tool "${name}".`;
       this.selection.patchMessage(conversationId, messageId, { status: 'error', error: reason });
-      return;
+      return undefined;
     }
     if (!tool.needsApproval || autoApprove.includes(name)) {
       const outcome = executeTool(tool, args, this.selection.workspaceOf(conversationId));
-      this.store.transaction(() => this.record(conversationId, call, null, outcome));
-      return;
+      return this.store.transaction(() => this.record(conversationId, call, null, outcome));
     }
     const approvalId = newId();
     this.store.transaction(() => {
@@ -59,10 +61,14 @@ export class ToolCalls {
       });
       this.selection.patchMessage(conversationId, messageId, { status: 'waiting', approval_id: approvalId });
     });
+    return undefined;
   }
 
-  /** Allows (runs the tool) or denies a pending call, and finishes its reply. */
-  decide(approvalId: string, decision: 'allow' | 'deny'): void {
+  /** Allows (runs the tool) or denies a pending call, and records the result under the call. */
+  decide(
+    approvalId: string,
+    decision: 'allow' | 'deny',
+  ): { readonly conversationId: string; readonly result: MessageRow } {
     const approval = this.store.approval(approvalId);
     if (!approval) throw notFound('approval');
     if (approval.status !== 'pending') throw notApplicable('That approval has already been decided.');
@@ -78,10 +84,11 @@ export class ToolCalls {
     } else {
       outcome = executeTool(tool, args, this.selection.workspaceOf(approval.conversation_id));
     }
-    this.store.transaction(() => {
+    const result = this.store.transaction(() => {
       this.store.setApprovalStatus(approvalId, decision === 'allow' ? 'allowed' : 'denied');
-      this.record(approval.conversation_id, call, approvalId, outcome);
+      return this.record(approval.conversation_id, call, approvalId, outcome);
     });
+    return { conversationId: approval.conversation_id, result };
   }
 
   /** Cancels a conversation's pending approval (a stop). Returns whether there was one. */
@@ -105,7 +112,7 @@ export class ToolCalls {
     call: MessageRow,
     approvalId: string | null,
     outcome: ToolOutcome,
-  ): void {
+  ): MessageRow {
     const result: MessageRow = {
       ...this.selection.newMessage(call.id, 'tool', outcome.text, outcome.status, { conversationId }),
       error: outcome.error,
@@ -117,5 +124,6 @@ export class ToolCalls {
     this.selection.patchMessage(conversationId, call.id, { status: 'complete' });
     const conversation = this.store.conversation(conversationId);
     if (conversation?.current_leaf_id === call.id) this.selection.setLeaf(conversationId, result.id);
+    return result;
   }
 }

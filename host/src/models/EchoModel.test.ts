@@ -6,7 +6,7 @@ function request(text: string, partial = ''): ModelRequest {
   return {
     model: 'echo',
     systemPrompt: '',
-    messages: [{ role: 'user', text, attachments: [] }],
+    messages: [{ id: 'm1', parentId: null, role: 'user', text, attachments: [] }],
     tools: [],
     partial,
   };

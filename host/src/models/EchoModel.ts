@@ -34,6 +34,7 @@ export interface EchoModelOptions {
 export class EchoModel implements ModelProvider {
   readonly id = 'echo';
   readonly models: readonly ModelInfo[] = [ECHO_MODEL];
+  readonly followsToolResults = false;
   private readonly delayMs: number;
 
   constructor(options: EchoModelOptions = {}) {

@@ -12,7 +12,16 @@ export type ModelEvent =
 export interface ModelTool {
   readonly name: string;
   readonly description: string;
+  /** JSON Schema of the tool's arguments (an object schema). */
+  readonly parameters: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * One message of the history a model answers. `tool` is set on an assistant message that
+ * called a tool and on the `tool` message that carries the call's result (whose parent is
+ * the call).
+ */
+export type ModelMessage = Pick<HostMessage, 'id' | 'parentId' | 'role' | 'text' | 'attachments' | 'tool'>;
 
 /** One request for a reply. */
 export interface ModelRequest {
@@ -20,7 +29,7 @@ export interface ModelRequest {
   readonly model: string;
   readonly systemPrompt: string;
   /** The conversation up to the message being answered, root first. */
-  readonly messages: readonly Pick<HostMessage, 'role' | 'text' | 'attachments'>[];
+  readonly messages: readonly ModelMessage[];
   readonly tools: readonly ModelTool[];
   /**
    * The reply written so far when continuing a stopped reply ('' for a new one). The
@@ -31,11 +40,17 @@ export interface ModelRequest {
 
 /**
  * A source of model replies. The echo model is one; an OpenAI-compatible endpoint is another.
- * `stream` must stop promptly, without yielding more, once `signal` is aborted.
+ * `stream` must stop promptly, without yielding more, once `signal` is aborted. A failure the
+ * user should read about is thrown as a {@link ModelError}.
  */
 export interface ModelProvider {
   /** The provider's id, shown as the models' `provider`. */
   readonly id: string;
   readonly models: readonly ModelInfo[];
+  /**
+   * Whether the model reads tool results: when true, the controller asks it again once a
+   * tool call has a result (the usual agent loop); the echo model has nothing to say then.
+   */
+  readonly followsToolResults: boolean;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
 }

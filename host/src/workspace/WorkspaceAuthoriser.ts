@@ -19,18 +19,27 @@ const DOT_DOT_SEGMENT = /(^|[/\\])\.\.([/\\]|$)/;
  * ```
  */
 export class WorkspaceAuthoriser {
-  /** The roots, resolved through symlinks. */
-  readonly roots: readonly string[];
+  private list: readonly string[];
 
   /** Every root must exist; symlinks in a root's own path are resolved once, here. */
   constructor(roots: readonly string[]) {
-    const resolved = roots.map((root) => {
-      if (!path.isAbsolute(root)) throw new Error(`A workspace root must be an absolute path: ${root}`);
-      const real = fs.realpathSync(root);
-      if (!fs.statSync(real).isDirectory()) throw new Error(`A workspace root must be a folder: ${root}`);
-      return real;
-    });
-    this.roots = [...new Set(resolved)];
+    this.list = [...new Set(roots.map(resolveRoot))];
+  }
+
+  /** The roots, resolved through symlinks. The array is replaced (never mutated) when one is added. */
+  get roots(): readonly string[] {
+    return this.list;
+  }
+
+  /**
+   * Authorises another root. Only the host side calls this (console, configuration): the
+   * browser can never grant access to a folder. Returns the resolved path; throws when the
+   * folder is not an existing absolute folder.
+   */
+  addRoot(folder: string): string {
+    const real = resolveRoot(folder);
+    if (!this.list.includes(real)) this.list = [...this.list, real];
+    return real;
   }
 
   /**
@@ -55,6 +64,18 @@ export class WorkspaceAuthoriser {
     }
     return this.roots.some((root) => isInside(root, real)) ? real : undefined;
   }
+}
+
+function resolveRoot(root: string): string {
+  if (!path.isAbsolute(root)) throw new Error(`A workspace root must be an absolute path: ${root}`);
+  let real: string;
+  try {
+    real = fs.realpathSync(root);
+  } catch {
+    throw new Error(`A workspace root must exist: ${root}`);
+  }
+  if (!fs.statSync(real).isDirectory()) throw new Error(`A workspace root must be a folder: ${root}`);
+  return real;
 }
 
 function toAbsolutePath(uri: string): string | undefined {

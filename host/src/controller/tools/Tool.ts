@@ -12,6 +12,8 @@ export interface Tool {
   readonly description: string;
   /** Whether a call waits for the user's approval (unless auto-approved in settings). */
   readonly needsApproval: boolean;
+  /** JSON Schema of the arguments, offered to models that call tools by schema. */
+  readonly parameters: Readonly<Record<string, unknown>>;
   /** One line a person can judge the call by. Never throws. */
   summarize(args: ToolArgs): string;
   /** Carries out the call. Throws {@link ToolError} when it cannot. */

@@ -11,6 +11,13 @@ export const listFiles: Tool = {
   name: 'list_files',
   description: 'List the files and folders in a folder of the project workspace.',
   needsApproval: false,
+  parameters: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Folder relative to the workspace root (default: the root).' },
+    },
+    additionalProperties: false,
+  },
   summarize: (args) => `List files in ${preview(args.path ?? '.')}`,
   run(args, workspace) {
     const folder = resolveInWorkspace(workspace, optionalStringArg(args, 'path') ?? '.');

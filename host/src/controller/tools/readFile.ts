@@ -11,6 +11,12 @@ export const readFile: Tool = {
   name: 'read_file',
   description: 'Read a text file of the project workspace.',
   needsApproval: false,
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string', description: 'Path relative to the workspace root.' } },
+    required: ['path'],
+    additionalProperties: false,
+  },
   summarize: (args) => `Read ${preview(args.path)}`,
   run(args, workspace) {
     const file = resolveInWorkspace(workspace, stringArg(args, 'path'));

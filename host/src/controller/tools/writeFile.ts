@@ -9,6 +9,15 @@ export const writeFile: Tool = {
   name: 'write_file',
   description: 'Create or replace a text file in the project workspace.',
   needsApproval: true,
+  parameters: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'Path relative to the workspace root.' },
+      content: { type: 'string', description: 'The complete new text of the file.' },
+    },
+    required: ['path', 'content'],
+    additionalProperties: false,
+  },
   summarize: (args) => {
     const size = typeof args.content === 'string' ? Buffer.byteLength(args.content) : 0;
     return `Write ${size} bytes to ${preview(args.path)}`;

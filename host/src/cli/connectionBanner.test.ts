@@ -1,0 +1,52 @@
+import os from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningHost, startHost } from '../startHost';
+import { tempDir } from '../testing/testController';
+import { connectionBanner, connectUrl, terminalQr } from './connectionBanner';
+
+let hosts: RunningHost[] = [];
+afterEach(async () => {
+  for (const host of hosts) await host.close();
+  hosts = [];
+});
+
+function lanIPv4(): string[] {
+  return Object.values(os.networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .filter((entry) => !entry.internal && entry.family === 'IPv4')
+    .map((entry) => entry.address);
+}
+
+describe('connectionBanner', () => {
+  it('draws one QR per LAN address and none for loopback when the LAN is reachable', async () => {
+    const urls = ['http://127.0.0.1:7878', 'http://192.168.1.20:7878', 'http://10.0.0.7:7878'];
+    const banner = await connectionBanner(urls, 'abcde-fghij');
+    expect(banner.match(/Scan to open/g)).toHaveLength(2);
+    expect(banner).toContain(await terminalQr(connectUrl('http://192.168.1.20:7878', 'abcde-fghij')));
+    expect(banner).toContain(await terminalQr(connectUrl('http://10.0.0.7:7878', 'abcde-fghij')));
+    expect(banner).not.toContain(await terminalQr(connectUrl('http://127.0.0.1:7878', 'abcde-fghij')));
+    const local = await connectionBanner(['http://127.0.0.1:7878'], 'abcde-fghij');
+    expect(local).toContain(await terminalQr('http://127.0.0.1:7878/#code=abcde-fghij'));
+  });
+
+  it('on 0.0.0.0 lists every LAN address, and each one answers', async () => {
+    const lan = lanIPv4();
+    const host = await startHost({
+      dataDir: tempDir(),
+      accessCode: 'lan-code-1234',
+      hostname: '0.0.0.0',
+      staticDir: null,
+    });
+    hosts.push(host);
+    const { port } = host.address;
+    expect(host.address.urls).toEqual([`http://127.0.0.1:${port}`, ...lan.map((a) => `http://${a}:${port}`)]);
+    const banner = await connectionBanner(host.address.urls, 'lan-code-1234');
+    for (const address of lan) {
+      expect(banner).toContain(`Scan to open http://${address}:${port}`);
+      const response = await fetch(`http://${address}:${port}/api/state`, {
+        headers: { Authorization: 'Bearer lan-code-1234' },
+      });
+      expect(response.status).toBe(200);
+    }
+  });
+});
