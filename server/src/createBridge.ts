@@ -11,7 +11,7 @@ import {
 } from './adapters/nodeListener';
 import { createApp } from './app';
 import type { BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
-import { EventHub } from './events/EventHub';
+import { type ConnectionInfo, EventHub } from './events/EventHub';
 import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
 import { createLogger } from './logging/createLogger';
 import { MediaRegistry } from './media/MediaRegistry';
@@ -27,6 +27,8 @@ export interface Bridge {
   setAccessCode(code: string): void;
   /** Number of open event streams. */
   readonly subscriberCount: number;
+  /** The connected browsers (one per open event stream), oldest first. */
+  connections(): ConnectionInfo[];
   /** Closes every event stream, the listener and every open connection. */
   stop(): Promise<void>;
 }
@@ -103,6 +105,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
     get subscriberCount() {
       return hub.size;
     },
+    connections: () => hub.connections(),
     async stop() {
       stopped = true;
       if (hostRefresh) clearInterval(hostRefresh);

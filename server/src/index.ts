@@ -8,6 +8,7 @@ export { problemBody } from './errors/renderProblem';
 export { createSignatureCache } from './events/configSignature';
 export type { ProjectionDelta } from './events/diffProjection';
 export { diffProjection, isEmptyDelta } from './events/diffProjection';
+export type { ConnectionInfo } from './events/EventHub';
 export { encodeDelta } from './events/encodeDelta';
 export type { AuthThrottleOptions } from './guards/AuthThrottle';
 export { MediaRegistry } from './media/MediaRegistry';

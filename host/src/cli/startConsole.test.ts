@@ -139,16 +139,16 @@ describe('console', () => {
     second.close();
   });
 
-  it('counts the connected browsers', async () => {
+  it('lists the connected browsers with address and user agent', async () => {
     const { host, type, close } = await setup();
     await type('browsers', /0 browsers connected/);
     const abort = new AbortController();
     const response = await fetch(`${host.url}/api/events`, {
-      headers: { Authorization: 'Bearer first-code' },
+      headers: { Authorization: 'Bearer first-code', 'User-Agent': 'TestPhone/1.0' },
       signal: abort.signal,
     });
     expect(response.status).toBe(200);
-    await type('browsers', /1 browser connected\./);
+    await type('browsers', /1 browser connected\.\n\s+127\.0\.0\.1\s+since .+TestPhone\/1\.0/);
     abort.abort();
     close();
   });

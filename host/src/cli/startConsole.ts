@@ -23,7 +23,7 @@ const HELP = `Commands:
   code                 show the access code
   qr                   show the URLs and their QR codes again
   rotate               replace the access code (connected browsers must enter the new one)
-  browsers             how many browsers are connected
+  browsers             the connected browsers: address, since when, user agent
   convs                list the conversations
   switch <n>           make conversation n current, as the host's own user would
   new                  start a new conversation
@@ -70,8 +70,13 @@ export function startConsole(context: ConsoleContext): () => void {
       await showQr();
     },
     browsers: () => {
-      const n = host.bridge.subscriberCount;
+      const connections = host.bridge.connections();
+      const n = connections.length;
       print(n === 1 ? '1 browser connected.' : `${n} browsers connected.`);
+      for (const c of connections) {
+        const since = new Date(c.openedAt).toLocaleTimeString();
+        print(`  ${c.remoteAddress}  since ${since}  ${c.userAgent}`);
+      }
     },
     convs: async () => {
       const s = await state();

@@ -1,6 +1,14 @@
 import type { Projection } from '@webbridge/contract';
 import type { HostAdapter } from '../adapter';
 
+/** One connected browser, as the host may show it to its user. */
+export interface ConnectionInfo {
+  /** When the stream was opened (epoch milliseconds). */
+  readonly openedAt: number;
+  readonly remoteAddress: string;
+  readonly userAgent: string;
+}
+
 /** How many recent projections are kept for resuming streams. */
 const RESUME_HISTORY = 128;
 
@@ -8,6 +16,8 @@ const RESUME_HISTORY = 128;
 export interface Subscription {
   /** The access code the stream was opened with (never logged). */
   readonly accessCode: string;
+  /** Who is connected, for the host's "connected browsers" view. */
+  readonly info: ConnectionInfo;
   /** Ends the stream; the client reconnects and starts over with a snapshot. */
   close(): void;
 }
@@ -88,6 +98,11 @@ export class EventHub {
   /** Number of open streams. */
   get size(): number {
     return this.subscriptions.size;
+  }
+
+  /** The open streams, oldest first. */
+  connections(): ConnectionInfo[] {
+    return [...this.subscriptions].map((s) => s.info);
   }
 
   /** Closes the streams that `predicate` selects (all by default). */

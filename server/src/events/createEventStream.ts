@@ -2,7 +2,7 @@ import { HEARTBEAT_EVENT, type SnapshotEvent, STATE_EVENT } from '@webbridge/con
 import type { WireMapper } from '../media/toWire';
 import { createSignatureCache } from './configSignature';
 import { diffProjection, isEmptyDelta } from './diffProjection';
-import type { EventHub, Subscription } from './EventHub';
+import type { ConnectionInfo, EventHub, Subscription } from './EventHub';
 import { encodeDelta } from './encodeDelta';
 import { sseFrame } from './sseFrame';
 
@@ -13,6 +13,8 @@ export interface EventStreamOptions {
   readonly heartbeatMs: number;
   /** The access code the stream was opened with, so rotation can close it. */
   readonly accessCode: string;
+  /** Who opened the stream. */
+  readonly info: ConnectionInfo;
   /**
    * The seq the client already holds (from `Last-Event-ID`). When the hub still remembers that
    * projection, the stream starts with what the client missed instead of a snapshot.
@@ -54,6 +56,7 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
       start(controller) {
         subscription = {
           accessCode: options.accessCode,
+          info: options.info,
           close: () => {
             finish();
             try {

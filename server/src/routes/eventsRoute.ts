@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { createEventStream } from '../events/createEventStream';
 import type { EventHub } from '../events/EventHub';
+import { clientAddress } from '../guards/rawHeaders';
 import type { WireMapper } from '../media/toWire';
 
 /** Dependencies of GET /api/events. */
@@ -18,7 +19,12 @@ export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
   return (c: Context) => {
     const accessCode = c.get('accessCode' as never) as string;
     const resumeFrom = resumePoint(c.req.header('last-event-id'), hub.latest().state.instanceId);
-    const body = createEventStream({ hub, wire, heartbeatMs, accessCode, resumeFrom });
+    const info = {
+      openedAt: Date.now(),
+      remoteAddress: clientAddress(c),
+      userAgent: (c.req.header('user-agent') ?? 'unknown').slice(0, 200),
+    };
+    const body = createEventStream({ hub, wire, heartbeatMs, accessCode, resumeFrom, info });
     return new Response(body, {
       status: 200,
       headers: {
