@@ -44,7 +44,7 @@ const ALLOWED_METHODS: Readonly<Record<string, string>> = {
   '/api/locale': 'GET, HEAD',
   '/api/state': 'GET, HEAD',
   '/api/action': 'POST',
-  '/api/events': 'GET',
+  '/api/events': 'GET, HEAD',
   '/api/upload': 'POST',
   '/api/media': 'GET, HEAD',
 };
@@ -74,9 +74,12 @@ export function createApp(deps: AppDeps): Hono {
   const tsRest = createTsRestHandler(deps);
   const viaTsRest = async (c: { req: { url: string; method: string; raw: Request } }) => {
     // @hono/node-server's request object crashes ts-rest; hand it a standard Request.
-    const init: RequestInit = { method: c.req.method, headers: c.req.raw.headers };
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') init.body = await c.req.raw.arrayBuffer();
-    return tsRest(new Request(c.req.url, init));
+    // ts-rest knows no HEAD: answer it as the GET without its body.
+    const head = c.req.method === 'HEAD';
+    const init: RequestInit = { method: head ? 'GET' : c.req.method, headers: c.req.raw.headers };
+    if (c.req.method !== 'GET' && !head) init.body = await c.req.raw.arrayBuffer();
+    const response = await tsRest(new Request(c.req.url, init));
+    return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
   };
   app.get('/api/locale', viaTsRest);
   app.get('/api/state', viaTsRest);

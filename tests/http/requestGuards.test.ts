@@ -37,7 +37,7 @@ describe('request guards', () => {
     });
   }
 
-  it('two Content-Length headers are refused by the parser (400)', async () => {
+  it("two Content-Length headers, refused by Node's parser, are still a 400 duplicate_header problem", async () => {
     const response = await rawRequest(
       h.port,
       [
@@ -50,6 +50,44 @@ describe('request guards', () => {
       '{}',
     );
     expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toBe('application/problem+json');
+    expect(response.headers['x-webbridge-protocol']).toBe('1');
+    expect(JSON.parse(response.body).code).toBe('duplicate_header');
+  });
+
+  it('Content-Length with Transfer-Encoding is 411 chunked_not_allowed', async () => {
+    const response = await rawRequest(
+      h.port,
+      [
+        'POST /api/action HTTP/1.1',
+        ...base(),
+        `Authorization: Bearer ${TEST_CODE}`,
+        'Content-Length: 2',
+        'Transfer-Encoding: chunked',
+      ],
+      '{}',
+    );
+    expect(response.status).toBe(411);
+    expect(JSON.parse(response.body).code).toBe('chunked_not_allowed');
+  });
+
+  it('oversized headers are 431 header_too_large', async () => {
+    const response = await rawRequest(h.port, [
+      'GET /api/locale HTTP/1.1',
+      ...base(),
+      `X-Big: ${'a'.repeat(20_000)}`,
+    ]);
+    expect(response.status).toBe(431);
+    expect(JSON.parse(response.body).code).toBe('header_too_large');
+  });
+
+  it('HEAD answers the headers of locale, state and events without a body or a subscription', async () => {
+    for (const path of ['/api/locale', '/api/state', '/api/events']) {
+      const response = await fetch(`${h.url}${path}`, { method: 'HEAD', headers: h.auth() });
+      expect(response.status, path).toBe(200);
+      expect(await response.text()).toBe('');
+    }
+    expect(h.host.bridge.subscriberCount).toBe(0);
   });
 
   it('Transfer-Encoding: chunked is 411 before the body is read', async () => {

@@ -1,9 +1,11 @@
-import type { Server } from 'node:http';
+import { type Server, STATUS_CODES } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
-import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION, problemType } from '@webbridge/contract';
+import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import type { Hono } from 'hono';
+import { BridgeError } from '../errors/BridgeError';
+import { problemBody } from '../errors/renderProblem';
 
 /** Request-parsing bounds of the Node listener. */
 const SERVER_OPTIONS = {
@@ -19,28 +21,40 @@ const SERVER_OPTIONS = {
 const CLOSE_GRACE_MS = 250;
 
 /**
- * Node's own parser refuses some requests before Hono sees them (two Content-Length headers,
- * Content-Length with Transfer-Encoding, oversized headers); answer those as problems too.
+ * Node's own parser refuses some requests before Hono sees them; they get the protocol's
+ * problem bodies too, with the code that says why.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify({
-    type: problemType('invalid_request'),
-    title: tooLarge ? 'Request header fields too large' : 'Bad request',
-    status,
-    detail: tooLarge ? 'The request headers are too large.' : 'The request could not be parsed.',
-    code: 'invalid_request',
-  });
+  const problem = problemBody(parserRefusal(error.code));
+  const body = JSON.stringify(problem);
   socket.end(
-    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Error'}\r\n` +
       `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/** The protocol error for one of llhttp's or Node's refusal codes. */
+export function parserRefusal(code: string | undefined): BridgeError {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new BridgeError('header_too_large', 'The request headers are too large.');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new BridgeError('request_timeout', 'The request did not arrive in time.');
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return new BridgeError('duplicate_header', 'The content-length header appears more than once.');
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      return new BridgeError(
+        'chunked_not_allowed',
+        'Send a Content-Length; Transfer-Encoding is not accepted.',
+      );
+    default:
+      return new BridgeError('invalid_request', 'The request could not be parsed.');
+  }
 }
 
 /** A started Node HTTP listener for the app. */

@@ -4,6 +4,12 @@ import type { EventHub } from '../events/EventHub';
 import { clientAddress } from '../guards/rawHeaders';
 import type { WireMapper } from '../media/toWire';
 
+const EVENT_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Accel-Buffering': 'no',
+} as const;
+
 /** Dependencies of GET /api/events. */
 export interface EventsDeps {
   readonly hub: EventHub;
@@ -17,6 +23,8 @@ export interface EventsDeps {
  */
 export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
   return (c: Context) => {
+    // A HEAD learns the headers; opening a subscription for it would only leak one.
+    if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers: EVENT_HEADERS });
     const accessCode = c.get('accessCode' as never) as string;
     const resumeFrom = resumePoint(c.req.header('last-event-id'), hub.latest().state.instanceId);
     const info = {
@@ -25,14 +33,7 @@ export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
       userAgent: (c.req.header('user-agent') ?? 'unknown').slice(0, 200),
     };
     const body = createEventStream({ hub, wire, heartbeatMs, accessCode, resumeFrom, info });
-    return new Response(body, {
-      status: 200,
-      headers: {
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-store',
-        'X-Accel-Buffering': 'no',
-      },
-    });
+    return new Response(body, { status: 200, headers: EVENT_HEADERS });
   };
 }
 
