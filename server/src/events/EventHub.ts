@@ -1,5 +1,6 @@
 import type { Projection } from '@webbridge/contract';
 import type { HostAdapter } from '../adapter';
+import { FrameCache } from './FrameCache';
 
 /** One connected browser, as the host may show it to its user. */
 export interface ConnectionInfo {
@@ -33,6 +34,8 @@ export class EventHub {
   private waiters = new Set<() => void>();
   private readonly subscriptions = new Set<Subscription>();
   private readonly unsubscribe: () => void;
+  /** Frames and signatures shared by the subscribers. */
+  readonly frames = new FrameCache();
   /** Recent projections by seq, so a reconnecting client can get only what it missed. */
   private readonly history = new Map<number, Projection>();
 

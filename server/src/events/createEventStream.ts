@@ -1,6 +1,5 @@
-import { HEARTBEAT_EVENT, type SnapshotEvent, STATE_EVENT } from '@webbridge/contract';
+import { HEARTBEAT_EVENT, type Projection, type SnapshotEvent, STATE_EVENT } from '@webbridge/contract';
 import type { WireMapper } from '../media/toWire';
-import { createSignatureCache } from './configSignature';
 import { diffProjection, isEmptyDelta } from './diffProjection';
 import type { ConnectionInfo, EventHub, Subscription } from './EventHub';
 import { encodeDelta } from './encodeDelta';
@@ -30,7 +29,7 @@ export interface EventStreamOptions {
  */
 export function createEventStream(options: EventStreamOptions): ReadableStream<Uint8Array> {
   const { hub, wire, heartbeatMs } = options;
-  const signature = createSignatureCache();
+  const { frames } = hub;
   const stop = new AbortController();
   let sent: ReturnType<EventHub['latest']> | undefined;
   let sentSignature = '';
@@ -39,7 +38,7 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
   const resumed = options.resumeFrom === undefined ? undefined : hub.at(options.resumeFrom);
   if (options.resumeFrom !== undefined && resumed) {
     sent = { seq: options.resumeFrom, state: resumed };
-    sentSignature = signature(resumed);
+    sentSignature = frames.signatureOf(resumed);
     clientSeq = options.resumeFrom;
   }
   let subscription: Subscription | undefined;
@@ -50,6 +49,11 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
     stop.abort();
     if (subscription) hub.remove(subscription);
   };
+  const snapshotFrame = (seq: number, state: Projection, signature: string) =>
+    frames.frame(`s${seq}`, () => {
+      const event: SnapshotEvent = { kind: 'snapshot', seq, signature, snapshot: wire.snapshot(state) };
+      return sseFrame(STATE_EVENT, JSON.stringify(event), seq);
+    });
 
   return new ReadableStream<Uint8Array>(
     {
@@ -71,15 +75,9 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
       async pull(controller) {
         if (!sent) {
           sent = hub.latest();
-          sentSignature = signature(sent.state);
+          sentSignature = frames.signatureOf(sent.state);
           clientSeq = sent.seq;
-          const snapshot: SnapshotEvent = {
-            kind: 'snapshot',
-            seq: sent.seq,
-            signature: sentSignature,
-            snapshot: wire.snapshot(sent.state),
-          };
-          controller.enqueue(sseFrame(STATE_EVENT, JSON.stringify(snapshot), sent.seq));
+          controller.enqueue(snapshotFrame(sent.seq, sent.state, sentSignature)!);
           return;
         }
         for (;;) {
@@ -92,30 +90,26 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
             return;
           }
           const next = hub.latest();
-          const nextSignature = signature(next.state);
-          if (nextSignature !== sentSignature) {
-            const snapshot: SnapshotEvent = {
-              kind: 'snapshot',
-              seq: next.seq,
-              signature: nextSignature,
-              snapshot: wire.snapshot(next.state),
-            };
-            controller.enqueue(sseFrame(STATE_EVENT, JSON.stringify(snapshot), next.seq));
-          } else {
-            const delta = diffProjection(sent.state, next.state);
-            if (isEmptyDelta(delta)) {
-              // Nothing this client can see changed: remember the newer projection but keep
-              // the client's seq as the base of the next delta.
-              sent = next;
-              continue;
-            }
-            const event = encodeDelta(delta, next.state, clientSeq, next.seq, wire);
-            controller.enqueue(
-              event.kind === 'append'
-                ? sseFrame(undefined, JSON.stringify([event.base, event.text]), event.seq)
-                : sseFrame(STATE_EVENT, JSON.stringify(event), event.seq),
-            );
+          const nextSignature = frames.signatureOf(next.state);
+          const from = sent;
+          const frame =
+            nextSignature !== sentSignature
+              ? snapshotFrame(next.seq, next.state, nextSignature)
+              : frames.frame(`d${clientSeq}:${from.seq}:${next.seq}`, () => {
+                  const delta = diffProjection(from.state, next.state);
+                  // Nothing this client can see changed.
+                  if (isEmptyDelta(delta)) return null;
+                  const event = encodeDelta(delta, next.state, clientSeq, next.seq, wire);
+                  return event.kind === 'append'
+                    ? sseFrame(undefined, JSON.stringify([event.base, event.text]), event.seq)
+                    : sseFrame(STATE_EVENT, JSON.stringify(event), event.seq);
+                });
+          if (frame === null) {
+            // Remember the newer projection but keep the client's seq as the next base.
+            sent = next;
+            continue;
           }
+          controller.enqueue(frame);
           sent = next;
           sentSignature = nextSignature;
           clientSeq = next.seq;

@@ -1,0 +1,40 @@
+import type { Projection } from '@webbridge/contract';
+import { createSignatureCache } from './configSignature';
+
+/** How many built frames are kept; subscribers at the same place share the newest ones. */
+const MAX_FRAMES = 256;
+
+/**
+ * Frames and signatures shared by all subscribers. Subscribers that are at the same place
+ * (the usual case: every client keeps up with a streaming reply) need the same bytes, so a
+ * frame is built once per (what the client holds → what it gets) and reused; with 2,000
+ * streams a streamed word is diffed and serialised once, not 2,000 times.
+ */
+export class FrameCache {
+  private readonly frames = new Map<string, Uint8Array | null>();
+  private readonly signatures = new WeakMap<Projection, string>();
+  private readonly computeSignature = createSignatureCache();
+
+  /** The configuration signature of a projection, computed once per projection. */
+  signatureOf(state: Projection): string {
+    let signature = this.signatures.get(state);
+    if (signature === undefined) {
+      signature = this.computeSignature(state);
+      this.signatures.set(state, signature);
+    }
+    return signature;
+  }
+
+  /** The frame for `key`, built by `build` the first time; `null` means "nothing to send". */
+  frame(key: string, build: () => Uint8Array | null): Uint8Array | null {
+    const cached = this.frames.get(key);
+    if (cached !== undefined) return cached;
+    const built = build();
+    this.frames.set(key, built);
+    if (this.frames.size > MAX_FRAMES) {
+      const oldest = this.frames.keys().next().value;
+      if (oldest !== undefined) this.frames.delete(oldest);
+    }
+    return built;
+  }
+}
