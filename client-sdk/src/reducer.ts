@@ -39,7 +39,7 @@ export type ApplyResult =
  * Applies one state event. Pure: `state` is never modified.
  *
  * A snapshot replaces the state. A delta applies only to the state at its `base`, in the order
- * of the contract: `cut`, `put`, `ap`, `add`, then `approvals`, `run`, `pending`. Anything that
+ * of the contract: `cut`, `put`, `set`, `ap`, `add`, then `approvals`, `run`, `pending`. Anything that
  * does not fit (another base, no state, an unknown id, an append at another offset) answers
  * `resync`: the client never guesses. Unchanged messages and groups keep their identity, so a
  * UI can skip re-rendering them; the work is proportional to the delta, plus one shallow copy
@@ -87,6 +87,13 @@ function applyDelta(state: SyncState | null, delta: DeltaEvent): ApplyResult {
     const index = lastIndexOfId(current(), message.id);
     if (index < 0) return resync('unknown_message');
     writable()[index] = withoutForbiddenKeys(message);
+  }
+  for (const [id, fields] of delta.set ?? []) {
+    const index = lastIndexOfId(current(), id);
+    const message = current()[index];
+    if (message === undefined) return resync('unknown_message');
+    // JSON carries no undefined, so every field present is a real value.
+    writable()[index] = { ...message, ...withoutForbiddenKeys(fields), id: message.id } as Message;
   }
   for (const [id, offset, text] of delta.ap ?? []) {
     const index = lastIndexOfId(current(), id);

@@ -28,10 +28,17 @@ export const snapshotEventSchema = z.object({
 export const appendSchema = z.tuple([z.string(), z.number().int().nonnegative(), z.string()]);
 
 /**
+ * Changed fields of one message: `[messageId, fields]`. The fields replace the message's own
+ * (never `id`); a reply that ends costs `{"status":"complete"}`, not the whole message again.
+ */
+export const messagePatchSchema = z.tuple([z.string(), messageSchema.omit({ id: true }).partial()]);
+
+/**
  * What changed since the state at `base`. Applied in this order: `cut` (keep the first n
- * messages), `put` (replace messages by id), `ap` (append text at an offset), `add` (append
- * messages), then `approvals`, `run`, `pending` replace those fields when present.
- * A client whose state is not at `base` resynchronises instead of guessing.
+ * messages), `put` (replace messages by id), `set` (replace some fields of messages by id),
+ * `ap` (append text at an offset), `add` (append messages), then `approvals`, `run`, `pending`
+ * replace those fields when present. A client whose state is not at `base` resynchronises
+ * instead of guessing.
  */
 export const deltaEventSchema = z.object({
   kind: z.literal('delta'),
@@ -39,6 +46,7 @@ export const deltaEventSchema = z.object({
   base: z.number().int().nonnegative(),
   cut: z.number().int().nonnegative().optional(),
   put: z.array(messageSchema).optional(),
+  set: z.array(messagePatchSchema).optional(),
   ap: z.array(appendSchema).optional(),
   add: z.array(messageSchema).optional(),
   approvals: z.array(approvalSchema).optional(),

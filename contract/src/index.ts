@@ -33,6 +33,7 @@ export {
   deltaEventSchema,
   HEARTBEAT_EVENT,
   heartbeatEventSchema,
+  messagePatchSchema,
   STATE_EVENT,
   snapshotEventSchema,
   stateEventSchema,

@@ -40,9 +40,24 @@ describe('diffProjection', () => {
     expect(diffProjection(prev, next)).toEqual({ ap: [['r', 5, ' world']] });
   });
 
-  it('replaces a message whose other fields changed', () => {
-    const a = message('r', 'Hi', { status: 'streaming' });
+  it('patches only the fields that changed (a finished reply costs its status, not its text)', () => {
+    const a = message('r', 'Hi '.repeat(1000), { status: 'streaming' });
     const b = { ...a, status: 'complete' as const };
+    expect(diffProjection(projection([a]), projection([b]))).toEqual({
+      set: [['r', { status: 'complete' }]],
+    });
+    const c = { ...a, text: `${a.text}there`, status: 'stopped' as const };
+    expect(diffProjection(projection([a]), projection([c]))).toEqual({
+      set: [['r', { status: 'stopped' }]],
+      ap: [['r', a.text.length, 'there']],
+    });
+    const d = { ...a, text: 'rewritten' };
+    expect(diffProjection(projection([a]), projection([d]))).toEqual({ set: [['r', { text: 'rewritten' }]] });
+  });
+
+  it('replaces the whole message when a field disappears', () => {
+    const a = message('r', 'oops', { status: 'error', error: 'boom' });
+    const { error: _gone, ...b } = { ...a, status: 'complete' as const };
     expect(diffProjection(projection([a]), projection([b]))).toEqual({ put: [b] });
   });
 

@@ -4,6 +4,7 @@ import type { Approval, HostAttachment, HostMessage, Projection, RunStatus } fro
 export interface ProjectionDelta {
   cut?: number;
   put?: HostMessage[];
+  set?: [string, Partial<Omit<HostMessage, 'id'>>][];
   ap?: [string, number, string][];
   add?: HostMessage[];
   approvals?: Approval[];
@@ -32,13 +33,7 @@ export function diffProjection(prev: Projection, next: Projection): ProjectionDe
       const old = before[i]!;
       const now = after[i]!;
       if (old === now) continue;
-      if (isTextAppend(old, now)) {
-        delta.ap ??= [];
-        delta.ap.push([now.id, old.text.length, now.text.slice(old.text.length)]);
-      } else if (!sameMessage(old, now)) {
-        delta.put ??= [];
-        delta.put.push(now);
-      }
+      diffMessage(old, now, delta);
     }
     if (prefix < after.length) delta.add = after.slice(prefix);
   }
@@ -60,24 +55,43 @@ export function isEmptyDelta(delta: ProjectionDelta): boolean {
   return true;
 }
 
-/** `now` is `old` with text appended and nothing else changed. */
-function isTextAppend(old: HostMessage, now: HostMessage): boolean {
-  return now.text.length > old.text.length && now.text.startsWith(old.text) && sameExceptText(old, now);
-}
-
-function sameMessage(old: HostMessage, now: HostMessage): boolean {
-  return old.text === now.text && sameExceptText(old, now);
-}
-
-function sameExceptText(old: HostMessage, now: HostMessage): boolean {
+/**
+ * The smallest description of one message's change: grown text as an append, other changed
+ * fields as a patch, and the whole message only when a field was removed (JSON cannot say
+ * "undefined").
+ */
+function diffMessage(old: HostMessage, now: HostMessage, delta: ProjectionDelta): void {
   const a = old as unknown as Record<string, unknown>;
   const b = now as unknown as Record<string, unknown>;
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const key of keys) {
-    if (key === 'text' || a[key] === b[key]) continue;
-    if (!sameJson(a[key], b[key])) return false;
+  const fields: Record<string, unknown> = {};
+  let changed = false;
+  for (const key of Object.keys(a)) {
+    if (!(key in b) || b[key] === undefined) {
+      if (a[key] !== undefined) {
+        delta.put ??= [];
+        delta.put.push(now);
+        return;
+      }
+    }
   }
-  return true;
+  for (const key of Object.keys(b)) {
+    if (key === 'text' || key === 'id' || a[key] === b[key] || sameJson(a[key], b[key])) continue;
+    fields[key] = b[key];
+    changed = true;
+  }
+  const appended = now.text.length > old.text.length && now.text.startsWith(old.text);
+  if (now.text !== old.text && !appended) {
+    fields.text = now.text;
+    changed = true;
+  }
+  if (changed) {
+    delta.set ??= [];
+    delta.set.push([now.id, fields as Partial<Omit<HostMessage, 'id'>>]);
+  }
+  if (appended) {
+    delta.ap ??= [];
+    delta.ap.push([now.id, old.text.length, now.text.slice(old.text.length)]);
+  }
 }
 
 /** Structural equality for the small JSON values of a message (sibling, tool, attachments). */

@@ -27,6 +27,12 @@ export class WireMapper {
     return { ...message, attachments: message.attachments.map((a) => this.attachment(a)) };
   }
 
+  /** A message patch: attachments, when they changed, get media ids like everywhere else. */
+  patch(fields: Partial<Omit<HostMessage, 'id'>>): Partial<Omit<Message, 'id'>> {
+    const { attachments, ...rest } = fields;
+    return attachments ? { ...rest, attachments: attachments.map((a) => this.attachment(a)) } : rest;
+  }
+
   snapshot(state: Projection): Snapshot {
     return {
       protocol: PROTOCOL_VERSION,
@@ -41,10 +47,17 @@ export class WireMapper {
 
   /** The wire form of a delta's message and attachment fields. */
   delta(delta: ProjectionDelta): Omit<DeltaEvent, 'kind' | 'seq' | 'base'> {
-    const { put, add, pending, ...rest } = delta;
+    const { put, set, add, pending, ...rest } = delta;
     return {
       ...rest,
       ...(put ? { put: put.map((m) => this.message(m)) } : {}),
+      ...(set
+        ? {
+            set: set.map(
+              ([id, fields]) => [id, this.patch(fields)] as [string, Partial<Omit<Message, 'id'>>],
+            ),
+          }
+        : {}),
       ...(add ? { add: add.map((m) => this.message(m)) } : {}),
       ...(pending ? { pending: pending.map((a) => this.attachment(a)) } : {}),
     };
