@@ -9,11 +9,15 @@ export const TEST_CODE = 'test-code-7f3k-9q2m';
 /** Options a test may change. */
 export interface TestHostOptions {
   readonly dataDir?: string;
+  /** A fixed port (to restart a host where clients expect it); default: any free port. */
+  readonly port?: number;
   readonly heartbeatMs?: number;
   readonly mediaTtlMs?: number;
   readonly uploadLimit?: number;
   readonly echoDelayMs?: number;
   readonly freeAuthFailures?: number;
+  /** The first lockout after the free failures (doubling after that). @default 1000 */
+  readonly authLockoutMs?: number;
   /** Collects the bridge's log lines (at level info) instead of discarding them. */
   readonly logLines?: string[];
 }
@@ -35,7 +39,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'webbridge-test-'));
   const host = await startHost({
     dataDir,
-    port: 0,
+    port: options.port ?? 0,
     hostname: '127.0.0.1',
     accessCode: TEST_CODE,
     echoDelayMs: options.echoDelayMs ?? 5,
@@ -44,7 +48,10 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     uploadLimit: options.uploadLimit ?? 25 * 1024 * 1024,
     logLevel: options.logLines ? 'info' : 'silent',
     tuning: {
-      authThrottle: { freeFailures: options.freeAuthFailures ?? 1000 },
+      authThrottle: {
+        freeFailures: options.freeAuthFailures ?? 1000,
+        ...(options.authLockoutMs === undefined ? {} : { baseDelayMs: options.authLockoutMs }),
+      },
       ...(options.logLines
         ? { logDestination: { write: (line: string) => options.logLines?.push(line) } }
         : {}),

@@ -1,0 +1,143 @@
+import { connect, type Socket } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
+import type { StreamEvent } from '@webbridge/contract';
+
+/** One server-sent event as read off the wire. */
+export interface RawFrame {
+  readonly event: string | undefined;
+  readonly id: string | undefined;
+  readonly data: string;
+  /** UTF-8 bytes of the SSE frame (its lines and the blank line), without HTTP chunk framing. */
+  readonly sseBytes: number;
+}
+
+/** An open GET /api/events read from a bare socket. */
+export interface RawStream {
+  /** Every byte read off the socket so far (HTTP head, chunk framing and SSE frames). */
+  readonly socketBytes: number;
+  /** The HTTP status, once the head has arrived. */
+  readonly status: Promise<number>;
+  /** Settles when the socket has closed. */
+  readonly closed: Promise<void>;
+  close(): void;
+}
+
+/** Options of {@link openRawStream}. */
+export interface RawStreamOptions {
+  readonly port: number;
+  readonly accessCode: string;
+  readonly onFrame: (frame: RawFrame) => void;
+}
+
+/**
+ * Opens the event stream on a bare TCP socket and splits it into SSE frames with a minimal
+ * parser (HTTP/1.1 chunked decoding, `\n\n` split, `event:`/`id:`/`data:` lines). Benchmarks
+ * use it instead of fetch so that thousands of streams cost the client little and every byte
+ * on the socket is counted.
+ */
+export function openRawStream(options: RawStreamOptions): RawStream {
+  const socket: Socket = connect(options.port, '127.0.0.1');
+  socket.setNoDelay(true);
+  const decoder = new StringDecoder('utf8');
+  let socketBytes = 0;
+  let head: Buffer | undefined = Buffer.alloc(0);
+  let chunked = false;
+  let need = 0;
+  let skip = 0;
+  let sizeLine = '';
+  let text = '';
+  let setStatus: (status: number) => void = () => undefined;
+  const status = new Promise<number>((resolve) => {
+    setStatus = resolve;
+  });
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+
+  const onText = (piece: Buffer) => {
+    text += decoder.write(piece);
+    for (let at = text.indexOf('\n\n'); at !== -1; at = text.indexOf('\n\n')) {
+      const frame = text.slice(0, at);
+      text = text.slice(at + 2);
+      let event: string | undefined;
+      let id: string | undefined;
+      let data = '';
+      for (const line of frame.split('\n')) {
+        const colon = line.indexOf(':');
+        const value = line.slice(colon + 1).replace(/^ /, '');
+        const field = line.slice(0, colon);
+        if (field === 'event') event = value;
+        else if (field === 'id') id = value;
+        else if (field === 'data') data = data === '' ? value : `${data}\n${value}`;
+      }
+      options.onFrame({ event, id, data, sseBytes: Buffer.byteLength(frame) + 2 });
+    }
+  };
+
+  const onBody = (buf: Buffer) => {
+    if (!chunked) return onText(buf);
+    let i = 0;
+    while (i < buf.length) {
+      if (need > 0) {
+        const n = Math.min(need, buf.length - i);
+        onText(buf.subarray(i, i + n));
+        need -= n;
+        i += n;
+        if (need === 0) skip = 2;
+      } else if (skip > 0) {
+        const n = Math.min(skip, buf.length - i);
+        skip -= n;
+        i += n;
+      } else {
+        const newline = buf.indexOf(10, i);
+        if (newline === -1) {
+          sizeLine += buf.toString('latin1', i);
+          return;
+        }
+        sizeLine += buf.toString('latin1', i, newline);
+        i = newline + 1;
+        need = Number.parseInt(sizeLine.trim(), 16);
+        sizeLine = '';
+        if (need === 0) {
+          socket.end();
+          return;
+        }
+      }
+    }
+  };
+
+  socket.on('data', (chunk: Buffer) => {
+    socketBytes += chunk.length;
+    if (head === undefined) return onBody(chunk);
+    head = Buffer.concat([head, chunk]);
+    const split = head.indexOf('\r\n\r\n');
+    if (split === -1) return;
+    const lines = head.toString('latin1', 0, split).split('\r\n');
+    chunked = lines.some((line) => /^transfer-encoding:\s*chunked/i.test(line));
+    setStatus(Number(lines[0]?.split(' ')[1]));
+    const rest = head.subarray(split + 4);
+    head = undefined;
+    if (rest.length > 0) onBody(rest);
+  });
+  socket.on('error', () => undefined);
+  socket.write(
+    `GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${options.port}\r\n` +
+      `Authorization: Bearer ${options.accessCode}\r\nAccept: text/event-stream\r\n\r\n`,
+  );
+  return {
+    get socketBytes() {
+      return socketBytes;
+    },
+    status,
+    closed,
+    close: () => socket.destroy(),
+  };
+}
+
+/** The stream event a frame carries (the SDK validates; the benchmark trusts its own host). */
+export function eventOf(frame: RawFrame): StreamEvent | undefined {
+  if (frame.event === 'heartbeat') return undefined;
+  if (frame.event === undefined) {
+    const [base, text] = JSON.parse(frame.data) as [number, string];
+    return { kind: 'append', seq: Number(frame.id), base, text };
+  }
+  return JSON.parse(frame.data) as StreamEvent;
+}
