@@ -1,7 +1,18 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
 
-export default defineConfig({
+const src = (pkg: string) => decodeURIComponent(new URL(`../${pkg}/src/index.ts`, import.meta.url).pathname);
+
+export default defineConfig(({ command }) => ({
   plugins: [preact()],
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
-});
+  resolve: {
+    // Built from the sources, like the tests, so the page never runs a stale SDK build.
+    alias: {
+      '@webbridge/client-sdk': src('client-sdk'),
+      '@webbridge/contract': src('contract'),
+    },
+  },
+  // The MSW service worker exists only for `vite` (dev); the production build has no public dir.
+  publicDir: command === 'serve' ? 'mocks-public' : false,
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', modulePreload: { polyfill: false } },
+}));

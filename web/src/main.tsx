@@ -1,18 +1,16 @@
 import { render } from 'preact';
-import './style.css';
+import { App } from './components/App';
+import './styles.css';
 
-/** Placeholder until the web client lands: says what this is and how to connect. */
-function App() {
-  return (
-    <main class="card">
-      <h1>webbridge</h1>
-      <p>This bridge is running. The browser client is on its way.</p>
-      <p class="hint">
-        Until then, the API is live at <code>/api</code>: see <code>docs/PROTOCOL.md</code>.
-      </p>
-    </main>
-  );
+/** Starts the page; in `vite` dev mode first starts the MSW mocks so no host is needed. */
+async function boot(): Promise<void> {
+  // import.meta.env.DEV is false in the production build, so the mocks are not bundled.
+  if (import.meta.env.DEV && import.meta.env.VITE_MOCKS !== 'off') {
+    const { startMocks } = await import('./mocks/startMocks');
+    await startMocks();
+  }
+  const root = document.getElementById('app');
+  if (root) render(<App />, root);
 }
 
-const root = document.getElementById('app');
-if (root) render(<App />, root);
+void boot();

@@ -1,0 +1,162 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { act, getState } from '../support/api';
+import { startTestHost, type TestHost } from '../support/testHost';
+import {
+  assertWebBuilt,
+  launchBrowser,
+  openConnected,
+  PHONE,
+  recordOnMutation,
+  shot,
+} from './browserHarness';
+import { makeNoisePng } from './makePng';
+
+describe('attachments, approvals and the 409 flow in Chromium', () => {
+  let browser: Browser;
+  let h: TestHost;
+
+  beforeAll(async () => {
+    assertWebBuilt();
+    [browser, h] = await Promise.all([launchBrowser(), startTestHost({ echoDelayMs: 10 })]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close(true);
+  });
+
+  it('uploads a picked file with a progress bar, lists it as pending, sends it and shows the image', async () => {
+    const { page, problems, context } = await openConnected(browser, h);
+    // Records every state of the progress bar, to prove one was shown while bytes left.
+    const progress = await recordOnMutation(
+      page,
+      "[...document.querySelectorAll('progress')].map((bar) => bar.value + '/' + bar.max).join(',')",
+    );
+    const png = makeNoisePng(900, 900);
+    await page.locator('input[type=file]').setInputFiles([
+      { name: 'noise.png', mimeType: 'image/png', buffer: png },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('some notes') },
+    ]);
+    const chips = page.locator('.pending .chip[data-attachment-id]');
+    await expect.poll(() => chips.count(), { timeout: 10_000 }).toBe(2);
+    const seen = (await progress()).filter(
+      (value): value is string => typeof value === 'string' && value !== '',
+    );
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.some((s) => s.endsWith(`/${png.length}`))).toBe(true);
+    expect((await getState(h)).conversations.pending.map((a) => a.name).sort()).toEqual([
+      'noise.png',
+      'notes.txt',
+    ]);
+    await shot(page, 'desktop-pending-attachments');
+
+    // Remove one before sending: only the other goes with the message.
+    await page.getByRole('button', { name: 'Remove notes.txt' }).click();
+    await expect.poll(() => chips.count()).toBe(1);
+    await page.getByRole('textbox', { name: 'Message' }).fill('look at this');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const image = page.locator('.message-user img[alt="noise.png"]');
+    await image.waitFor();
+    await expect
+      .poll(
+        () =>
+          image.evaluate((img) => {
+            const loaded = img as unknown as { complete: boolean; naturalWidth: number };
+            return loaded.complete && loaded.naturalWidth;
+          }),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(900);
+    expect(await image.getAttribute('src')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/media\?id=[\w-]{22,}$/);
+    expect(await chips.count()).toBe(0);
+    const sent = (await getState(h)).conversations.messages.find((m) => m.role === 'user');
+    expect(sent?.attachments.map((a) => a.name)).toEqual(['noise.png']);
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await shot(page, 'desktop-image');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows an approval inline and in the sidebar, and allowing it runs the tool', async () => {
+    const { page, problems, context } = await openConnected(browser, h, PHONE);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('/tool write_file {"path":"a.txt","content":"hi"}');
+    await box.press('Enter');
+    const inline = page.locator('.message-assistant .approval');
+    await inline.waitFor();
+    expect(await page.locator('.message-assistant').last().locator('.status-label-waiting').count()).toBe(1);
+    expect(await inline.textContent()).toContain('write_file');
+    await shot(page, 'phone-approval');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const inSidebar = page.locator('.panel-approvals .approval');
+    await inSidebar.waitFor();
+    await page.waitForTimeout(250);
+    await shot(page, 'phone-drawer-approval');
+    await page.getByRole('button', { name: 'Close menu' }).first().click();
+
+    await inline.getByRole('button', { name: 'Allow' }).click();
+    await page.locator('.message-tool').waitFor();
+    await expect.poll(() => inline.count()).toBe(0);
+    expect(await inSidebar.count()).toBe(0);
+    const workspace = (await getState(h)).projects.list[0]?.workspace.uri ?? '';
+    const file = join(new URL(workspace).pathname, 'a.txt');
+    expect(existsSync(file) && readFileSync(file, 'utf8')).toBe('hi');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('a send refused with 409 says where it would go now and is sent only after confirming', async () => {
+    const { page, problems, context } = await openConnected(browser, h);
+    const before = await getState(h);
+    const other = (await act(h, { action: 'newConversation', title: 'Elsewhere' })).conversationId as string;
+    await act(h, { action: 'selectConversation', conversationId: before.conversationId });
+    await page
+      .getByRole('heading', {
+        name: before.conversations.list.find((c) => c.id === before.conversationId)?.title ?? '',
+      })
+      .waitFor();
+    const countIn = async (conversationId: string) => {
+      const now = await getState(h);
+      if (now.conversationId !== conversationId) return undefined;
+      return now.conversations.messages.length;
+    };
+    const messagesBefore = await countIn(before.conversationId);
+
+    // The host moves away just before the page's send arrives, as if the phone's user had
+    // switched at the same moment: the real host answers 409.
+    let switched = false;
+    await page.route('**/api/action', async (route) => {
+      if (!switched && route.request().postDataJSON()?.action === 'send') {
+        switched = true;
+        await act(h, { action: 'selectConversation', conversationId: other });
+      }
+      await route.continue();
+    });
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('where does this go?');
+    await box.press('Enter');
+    const dialog = page.getByRole('alertdialog');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('“Elsewhere”');
+    await shot(page, 'desktop-409-confirm');
+    // Nothing was sent anywhere, and the text is still there.
+    expect(await box.inputValue()).toBe('where does this go?');
+    expect(await countIn(other)).toBe(0);
+    await act(h, { action: 'selectConversation', conversationId: before.conversationId });
+    expect(await countIn(before.conversationId)).toBe(messagesBefore);
+    await act(h, { action: 'selectConversation', conversationId: other });
+    await page.getByRole('heading', { name: 'Elsewhere' }).waitFor();
+
+    await dialog.getByRole('button', { name: 'Send to “Elsewhere”' }).click();
+    await page.locator('.message-user .body', { hasText: 'where does this go?' }).waitFor();
+    await expect.poll(() => box.inputValue()).toBe('');
+    expect(await dialog.count()).toBe(0);
+    expect((await getState(h)).conversations.messages[0]?.text).toBe('where does this go?');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,104 @@
+import { createBridgeClient } from '@webbridge/client-sdk';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { forgetAccessCode, saveAccessCode, takeAccessCode } from '../state/accessCode';
+import { createSession, type Session } from '../state/createSession';
+import { useStoreState } from '../state/hooks';
+import { type ProbeFailure, probeAccessCode } from '../state/probeAccessCode';
+import { SessionContext } from '../state/SessionContext';
+import { DEFAULT_STRINGS, mergeStrings, type Strings, StringsContext } from '../state/strings';
+import { ChatScreen } from './ChatScreen';
+import { ConnectPage, type ConnectProblem } from './ConnectPage';
+
+/** Props of {@link App}. */
+export interface AppProps {
+  /** Origin of the bridge. @default location.origin */
+  readonly baseUrl?: string;
+}
+
+/**
+ * The page: the connection page until a code is accepted, then the chat. Goes back to the
+ * connection page when the code stops working (the host rotated it).
+ */
+export function App({ baseUrl = location.origin }: AppProps) {
+  const [strings, setStrings] = useState<Strings>(DEFAULT_STRINGS);
+  const [session, setSession] = useState<Session | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [problem, setProblem] = useState<ConnectProblem | null>(null);
+  const [lastCode, setLastCode] = useState('');
+
+  useEffect(() => {
+    const controller = new AbortController();
+    createBridgeClient({ baseUrl, accessCode: '' })
+      .locale({ signal: controller.signal })
+      .then((locale) => {
+        setStrings(mergeStrings(locale.strings));
+        document.documentElement.lang = locale.language;
+      })
+      .catch(() => {
+        // The defaults are English strings; the page works without the host's.
+      });
+    return () => controller.abort();
+  }, [baseUrl]);
+
+  const connect = useCallback(
+    async (code: string) => {
+      setChecking(true);
+      setProblem(null);
+      setLastCode(code);
+      const result = await probeAccessCode(baseUrl, code);
+      setChecking(false);
+      if (!result.ok) {
+        if (result.failure.kind === 'wrong_code') forgetAccessCode(window);
+        setProblem(result.failure satisfies ProbeFailure);
+        return;
+      }
+      saveAccessCode(window, code);
+      const next = createSession({ baseUrl, accessCode: code, initial: result.snapshot });
+      next.start();
+      setSession(next);
+    },
+    [baseUrl],
+  );
+
+  useEffect(() => {
+    const code = takeAccessCode(window);
+    if (code !== null) void connect(code);
+  }, [connect]);
+
+  const disconnect = useCallback(
+    (reason: ConnectProblem | null) => {
+      session?.close();
+      forgetAccessCode(window);
+      setSession(null);
+      setProblem(reason);
+    },
+    [session],
+  );
+
+  return (
+    <StringsContext.Provider value={strings}>
+      {session === null ? (
+        <ConnectPage checking={checking} problem={problem} initialCode={lastCode} onConnect={connect} />
+      ) : (
+        <SessionContext.Provider value={session}>
+          <Connected session={session} onDisconnect={disconnect} />
+        </SessionContext.Provider>
+      )}
+    </StringsContext.Provider>
+  );
+}
+
+function Connected({
+  session,
+  onDisconnect,
+}: {
+  session: Session;
+  onDisconnect: (reason: ConnectProblem | null) => void;
+}) {
+  const { status } = useStoreState(session.store);
+  useEffect(() => {
+    if (status === 'unauthorized') onDisconnect({ kind: 'rotated' });
+  }, [status, onDisconnect]);
+  useEffect(() => () => session.close(), [session]);
+  return <ChatScreen onDisconnect={() => onDisconnect(null)} />;
+}

@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useStoreState } from '../state/hooks';
+import { useSession } from '../state/SessionContext';
+import { useStrings } from '../state/strings';
+import { Composer } from './Composer';
+import { MessageList } from './MessageList';
+import { NoticeBar } from './NoticeBar';
+import { Sidebar } from './Sidebar';
+import { TopBar } from './TopBar';
+
+/** Props of {@link ChatScreen}. */
+export interface ChatScreenProps {
+  readonly onDisconnect: () => void;
+}
+
+/** The connected page: sidebar (a drawer on phones), the conversation and the composer. */
+export function ChatScreen({ onDisconnect }: ChatScreenProps) {
+  const session = useSession();
+  const strings = useStrings();
+  const { snapshot, reloadRequired } = useStoreState(session.store);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const theme = snapshot?.settings.theme ?? 'system';
+  const running = snapshot !== null && snapshot.conversations.run.state !== 'idle';
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (drawerOpen) {
+        setDrawerOpen(false);
+        return;
+      }
+      if (running) void session.sensitive((client) => client.stop());
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [session, running, drawerOpen]);
+
+  if (snapshot === null) return <p class="loading">{strings.connecting}</p>;
+  const title =
+    snapshot.conversations.list.find((c) => c.id === snapshot.conversationId)?.title || 'New chat';
+
+  return (
+    <div class={`shell${drawerOpen ? ' drawer-open' : ''}`}>
+      <Sidebar
+        snapshot={snapshot}
+        onNavigate={() => setDrawerOpen(false)}
+        onClose={() => setDrawerOpen(false)}
+        onDisconnect={onDisconnect}
+      />
+      <button
+        type="button"
+        class="scrim"
+        aria-label="Close menu"
+        tabIndex={-1}
+        onClick={() => setDrawerOpen(false)}
+      />
+      <main
+        class={`chat${dragging ? ' dragging' : ''}`}
+        onDragOver={(event) => {
+          if (!event.dataTransfer?.types.includes('Files')) return;
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={(event) => {
+          if (event.currentTarget === event.target) setDragging(false);
+        }}
+        onDrop={(event) => {
+          event.preventDefault();
+          setDragging(false);
+          const files = event.dataTransfer?.files;
+          if (files && files.length > 0) void session.uploads.add(files);
+        }}
+      >
+        <TopBar title={title} onMenu={() => setDrawerOpen(true)} />
+        {reloadRequired && (
+          <div class="banner" role="alert">
+            {strings.protocolMismatch}{' '}
+            <button type="button" onClick={() => location.reload()}>
+              {strings.reload}
+            </button>
+          </div>
+        )}
+        <NoticeBar />
+        <MessageList snapshot={snapshot} />
+        <Composer snapshot={snapshot} />
+      </main>
+    </div>
+  );
+}

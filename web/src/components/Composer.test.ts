@@ -1,0 +1,141 @@
+// @vitest-environment happy-dom
+import type { Destination } from '@webbridge/client-sdk';
+import { h, render } from 'preact';
+import { act } from 'preact/test-utils';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mockScenario } from '../mocks/mockScenario';
+import type { SendOutcome, Session } from '../state/createSession';
+import { observable } from '../state/observable';
+import { SessionContext } from '../state/SessionContext';
+import type { Snapshot } from '../state/types';
+import { createUploads } from '../state/uploads';
+import { Composer } from './Composer';
+
+const destination: Destination = {
+  instanceId: 'i',
+  sessionRevision: 9,
+  conversationId: 'c-trip',
+  projectId: 'p-default',
+  title: 'Trip notes',
+};
+
+function fakeSession(outcomes: SendOutcome[]) {
+  const send = vi.fn(async (): Promise<SendOutcome> => outcomes.shift() ?? { kind: 'sent' });
+  const sensitive = vi.fn(async () => true);
+  const session = {
+    send,
+    sensitive,
+    uploads: createUploads(async () => ({ id: 'x' })),
+    notice: observable(null),
+  } as unknown as Session;
+  return { session, send, sensitive };
+}
+
+describe('Composer', () => {
+  let root: HTMLElement;
+  beforeEach(() => {
+    root = document.createElement('div');
+    document.body.append(root);
+  });
+  afterEach(() => {
+    render(null, root);
+    root.remove();
+  });
+
+  const mount = (session: Session, snapshot: Snapshot) =>
+    act(() => {
+      render(h(SessionContext.Provider, { value: session }, h(Composer, { snapshot })), root);
+    });
+  const textarea = () => root.querySelector('textarea') as HTMLTextAreaElement;
+  const type = (text: string) =>
+    act(() => {
+      textarea().value = text;
+      textarea().dispatchEvent(new Event('input', { bubbles: true }));
+    });
+  const press = (key: string, shiftKey = false) =>
+    act(() => {
+      textarea().dispatchEvent(
+        new KeyboardEvent('keydown', { key, shiftKey, bubbles: true, cancelable: true }),
+      );
+    });
+  const flush = () => act(async () => await new Promise((r) => setTimeout(r, 0)));
+
+  it('sends with Enter, with the pending attachments, and clears the text', async () => {
+    const { session, send } = fakeSession([]);
+    const snapshot = mockScenario();
+    const withPending: Snapshot = {
+      ...snapshot,
+      conversations: {
+        ...snapshot.conversations,
+        pending: [
+          {
+            id: 'a1',
+            name: 'a.png',
+            type: 'image/png',
+            size: 3,
+            media: { id: 'm'.repeat(22), expiresAt: 1 },
+          },
+        ],
+      },
+    };
+    await mount(session, withPending);
+    await type('hello');
+    await press('Enter', true);
+    expect(send).not.toHaveBeenCalled();
+    await press('Enter');
+    await flush();
+    expect(send).toHaveBeenCalledWith('hello', ['a1']);
+    expect(textarea().value).toBe('');
+  });
+
+  it('after a 409 shows where the message would go and sends only when confirmed', async () => {
+    const { session, send } = fakeSession([{ kind: 'changed', destination }]);
+    await mount(session, mockScenario());
+    await type('important');
+    await press('Enter');
+    await flush();
+    const dialog = root.querySelector('[role="alertdialog"]');
+    expect(dialog?.textContent).toContain('“Trip notes”');
+    expect(textarea().value).toBe('important');
+    expect(send).toHaveBeenCalledTimes(1);
+    await flush();
+    expect(send).toHaveBeenCalledTimes(1);
+
+    const confirm = [...root.querySelectorAll('button')].find((b) => b.textContent?.startsWith('Send to'));
+    await act(() => confirm?.click());
+    await flush();
+    expect(send).toHaveBeenCalledTimes(2);
+    expect(send).toHaveBeenLastCalledWith('important', []);
+    expect(root.querySelector('[role="alertdialog"]')).toBeNull();
+    expect(textarea().value).toBe('');
+  });
+
+  it('keeps the text and sends nothing when the person keeps editing after a 409', async () => {
+    const { session, send } = fakeSession([{ kind: 'changed', destination }]);
+    await mount(session, mockScenario());
+    await type('draft');
+    await press('Enter');
+    await flush();
+    const keep = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Keep editing');
+    await act(() => keep?.click());
+    expect(root.querySelector('[role="alertdialog"]')).toBeNull();
+    expect(textarea().value).toBe('draft');
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers Stop instead of Send while a reply runs', async () => {
+    const { session, send, sensitive } = fakeSession([]);
+    const snapshot = mockScenario();
+    await mount(session, {
+      ...snapshot,
+      conversations: { ...snapshot.conversations, run: { state: 'streaming', messageId: 'm2' } },
+    });
+    await type('more');
+    await press('Enter');
+    await flush();
+    expect(send).not.toHaveBeenCalled();
+    const stop = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Stop');
+    await act(() => stop?.click());
+    expect(sensitive).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,127 @@
+import type { Destination } from '@webbridge/client-sdk';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useObservable } from '../state/hooks';
+import { useSession } from '../state/SessionContext';
+import type { Snapshot } from '../state/types';
+import { DestinationConfirm } from './DestinationConfirm';
+import { Icon } from './Icon';
+import { PendingAttachments } from './PendingAttachments';
+
+/** Props of {@link Composer}. */
+export interface ComposerProps {
+  readonly snapshot: Snapshot;
+}
+
+/**
+ * Writes and sends messages: Enter sends, Shift+Enter adds a line, Esc stops a reply. Files
+ * can be picked or dropped and go with the next message. A send refused with 409 is kept
+ * here and only sent again, to the place shown, when the person confirms.
+ */
+export function Composer({ snapshot }: ComposerProps) {
+  const session = useSession();
+  const uploads = useObservable(session.uploads.items);
+  const [text, setText] = useState('');
+  const [sending, setSending] = useState(false);
+  const [changed, setChanged] = useState<{ destination: Destination; text: string } | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const { run, pending } = snapshot.conversations;
+  const running = run.state !== 'idle';
+  const uploading = uploads.some((u) => u.status === 'uploading');
+  const canSend = !running && !sending && !uploading && (text.trim() !== '' || pending.length > 0);
+
+  useEffect(() => {
+    session.uploads.settle(new Set(pending.map((a) => a.id)));
+  }, [pending, session]);
+
+  const send = async (message: string) => {
+    setSending(true);
+    const outcome = await session.send(
+      message,
+      pending.map((a) => a.id),
+    );
+    setSending(false);
+    if (outcome.kind === 'sent') {
+      setText('');
+      setChanged(null);
+      area.current?.focus();
+    } else if (outcome.kind === 'changed') {
+      setChanged({ destination: outcome.destination, text: message });
+    }
+  };
+
+  return (
+    <form
+      class="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (canSend) void send(text);
+      }}
+    >
+      {changed && (
+        <DestinationConfirm
+          destination={changed.destination}
+          onConfirm={() => void send(changed.text)}
+          onCancel={() => setChanged(null)}
+          disabled={sending || running}
+        />
+      )}
+      <PendingAttachments pending={pending} uploads={uploads} />
+      <div class="composer-row">
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          class="visually-hidden"
+          id="file-input"
+          aria-label="Attach files"
+          onChange={(event) => {
+            const files = event.currentTarget.files;
+            if (files && files.length > 0) void session.uploads.add(Array.from(files));
+            event.currentTarget.value = '';
+          }}
+        />
+        <button
+          type="button"
+          class="icon attach"
+          aria-label="Attach files"
+          title="Attach files"
+          onClick={() => fileInput.current?.click()}
+        >
+          <Icon name="attach" />
+        </button>
+        <textarea
+          ref={area}
+          class="composer-input"
+          aria-label="Message"
+          placeholder="Message"
+          rows={1}
+          value={text}
+          onInput={(event) => {
+            setText(event.currentTarget.value);
+            if (changed) setChanged(null);
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              if (canSend) void send(text);
+            }
+          }}
+        />
+        {running ? (
+          <button
+            type="button"
+            class="danger send"
+            onClick={() => void session.sensitive((client) => client.stop())}
+          >
+            Stop
+          </button>
+        ) : (
+          <button type="submit" class="primary send" disabled={!canSend}>
+            Send
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ProbeFailure } from '../state/probeAccessCode';
+import { useStrings } from '../state/strings';
+
+/** What the connection page explains: a failed check, or a code the host no longer accepts. */
+export type ConnectProblem = ProbeFailure | { readonly kind: 'rotated' };
+
+/** Props of {@link ConnectPage}. */
+export interface ConnectPageProps {
+  readonly checking: boolean;
+  readonly problem: ConnectProblem | null;
+  readonly initialCode: string;
+  readonly onConnect: (code: string) => void;
+}
+
+/** The connection page: the access code field and a clear word when it did not work. */
+export function ConnectPage({ checking, problem, initialCode, onConnect }: ConnectPageProps) {
+  const strings = useStrings();
+  const [code, setCode] = useState(initialCode);
+  const [waitUntil, setWaitUntil] = useState(0);
+  const [now, setNow] = useState(Date.now());
+  const input = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (problem?.kind === 'rate_limited') setWaitUntil(Date.now() + (problem.retryAfterSeconds ?? 5) * 1000);
+    if (problem?.kind === 'wrong_code') input.current?.select();
+  }, [problem]);
+  useEffect(() => {
+    if (waitUntil <= Date.now()) return;
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, [waitUntil]);
+
+  const secondsLeft = Math.max(0, Math.ceil((waitUntil - now) / 1000));
+  const blocked = secondsLeft > 0;
+  const message = problemText(problem, strings, secondsLeft);
+
+  return (
+    <main class="connect">
+      <form
+        class="connect-card"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const trimmed = code.trim();
+          if (trimmed !== '' && !checking && !blocked) onConnect(trimmed);
+        }}
+      >
+        <h1>{strings.title}</h1>
+        <p>{strings.prompt}</p>
+        <label for="access-code">{strings.codeLabel}</label>
+        <input
+          id="access-code"
+          ref={input}
+          name="code"
+          value={code}
+          onInput={(event) => setCode(event.currentTarget.value)}
+          autocomplete="off"
+          autocapitalize="off"
+          spellcheck={false}
+          autofocus
+          aria-invalid={problem?.kind === 'wrong_code'}
+          aria-describedby={message ? 'connect-problem' : undefined}
+          required
+        />
+        {message && (
+          <p id="connect-problem" class="connect-problem" role="alert">
+            {message}
+          </p>
+        )}
+        <button type="submit" class="primary" disabled={checking || blocked}>
+          {checking ? strings.connecting : strings.connect}
+        </button>
+      </form>
+    </main>
+  );
+}
+
+function problemText(
+  problem: ConnectProblem | null,
+  strings: ReturnType<typeof useStrings>,
+  secondsLeft: number,
+): string | null {
+  if (problem === null) return null;
+  switch (problem.kind) {
+    case 'wrong_code':
+      return strings.wrongCode;
+    case 'rate_limited':
+      return secondsLeft > 0 ? `${strings.rateLimited} (${secondsLeft} s)` : strings.rateLimited;
+    case 'unreachable':
+      return `The host did not answer (${problem.detail}). Is it running?`;
+    case 'rotated':
+      return 'The host changed its access code. Enter the new one.';
+    default: {
+      const never: never = problem;
+      return never;
+    }
+  }
+}

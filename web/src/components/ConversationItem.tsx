@@ -1,0 +1,118 @@
+import { useState } from 'preact/hooks';
+import { useSession } from '../state/SessionContext';
+import type { ConversationSummary } from '../state/types';
+import { Icon } from './Icon';
+
+/** Props of {@link ConversationItem}. */
+export interface ConversationItemProps {
+  readonly conversation: ConversationSummary;
+  readonly current: boolean;
+  readonly onNavigate: () => void;
+}
+
+/** One conversation: open it, rename it, or delete it (asked twice). */
+export function ConversationItem({ conversation, current, onNavigate }: ConversationItemProps) {
+  const session = useSession();
+  const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
+  const [title, setTitle] = useState(conversation.title);
+  const name = conversation.title || 'New chat';
+
+  if (mode === 'rename') {
+    return (
+      <li class="conversation">
+        <form
+          class="rename"
+          onSubmit={async (event) => {
+            event.preventDefault();
+            const trimmed = title.trim();
+            if (trimmed === '') return;
+            if (
+              await session.act({
+                action: 'renameConversation',
+                conversationId: conversation.id,
+                title: trimmed,
+              })
+            )
+              setMode('view');
+          }}
+        >
+          <input
+            aria-label={`New name for ${name}`}
+            value={title}
+            maxLength={200}
+            autofocus
+            onInput={(event) => setTitle(event.currentTarget.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                event.preventDefault();
+                setMode('view');
+              }
+            }}
+          />
+          <button type="submit" class="small primary">
+            Save
+          </button>
+        </form>
+      </li>
+    );
+  }
+  return (
+    <li class={`conversation${current ? ' current' : ''}`}>
+      <button
+        type="button"
+        class="conversation-open"
+        aria-current={current ? 'page' : undefined}
+        onClick={async () => {
+          if (
+            current ||
+            (await session.act({ action: 'selectConversation', conversationId: conversation.id }))
+          )
+            onNavigate();
+        }}
+      >
+        {name}
+      </button>
+      {mode === 'delete' ? (
+        <span class="conversation-confirm">
+          <button
+            type="button"
+            class="small danger"
+            onClick={async () => {
+              await session.act({ action: 'deleteConversation', conversationId: conversation.id });
+              setMode('view');
+            }}
+          >
+            Delete
+          </button>
+          <button type="button" class="small" onClick={() => setMode('view')}>
+            Keep
+          </button>
+        </span>
+      ) : (
+        <span class="conversation-tools">
+          <button
+            type="button"
+            class="icon"
+            aria-label={`Rename ${name}`}
+            title="Rename"
+            onClick={() => {
+              setTitle(conversation.title);
+              setMode('rename');
+            }}
+          >
+            <Icon name="edit" />
+          </button>
+          <button
+            type="button"
+            class="icon"
+            aria-label={`Delete ${name}`}
+            title="Delete"
+            onClick={() => setMode('delete')}
+          >
+            <Icon name="trash" />
+          </button>
+        </span>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,157 @@
+import { useState } from 'preact/hooks';
+import { pure } from '../render/pure';
+import { useSession } from '../state/SessionContext';
+import type { Approval, Message } from '../state/types';
+import { ApprovalCard } from './ApprovalCard';
+import { AttachmentView } from './AttachmentView';
+import { BranchSwitcher } from './BranchSwitcher';
+import { Markdown } from './Markdown';
+import { MessageEditor } from './MessageEditor';
+
+/** Props of {@link MessageItem}. */
+export interface MessageItemProps {
+  readonly message: Message;
+  /** Nothing is running: edits, branches and regeneration are possible. */
+  readonly idle: boolean;
+  readonly isLast: boolean;
+  readonly isLastReply: boolean;
+  readonly approvals: readonly Approval[];
+}
+
+const ROLE: { readonly [R in Message['role']]: string } = {
+  user: 'You',
+  assistant: 'Assistant',
+  tool: 'Tool',
+  system: 'System',
+};
+
+const STATUS: { readonly [S in Message['status']]: string | null } = {
+  complete: null,
+  streaming: 'Writing…',
+  stopped: 'Stopped',
+  error: 'Error',
+  waiting: 'Waiting for approval',
+};
+
+/** One message: its text, attachments, status and what can be done with it. */
+export const MessageItem = pure(function MessageItem({
+  message,
+  idle,
+  isLast,
+  isLastReply,
+  approvals,
+}: MessageItemProps) {
+  const session = useSession();
+  const [editing, setEditing] = useState(false);
+  const status = STATUS[message.status];
+  const waitingOn = message.status === 'waiting' ? approvals.filter((a) => a.messageId === message.id) : [];
+  const canContinue =
+    idle &&
+    isLast &&
+    message.role === 'assistant' &&
+    !message.tool &&
+    (message.status === 'stopped' || message.status === 'error');
+
+  return (
+    <li
+      class={`message message-${message.role} status-${message.status}`}
+      data-message-id={message.id}
+      aria-busy={message.status === 'streaming'}
+    >
+      <div class="message-head">
+        <span class="role">{ROLE[message.role]}</span>
+        {message.model && message.role === 'assistant' && <span class="model">{message.model}</span>}
+        {status && <span class={`status status-label-${message.status}`}>{status}</span>}
+      </div>
+      {editing ? (
+        <MessageEditor
+          initial={message.text}
+          onCancel={() => setEditing(false)}
+          onSave={async (text) => {
+            if (await session.sensitive((client) => client.editMessage(message.id, text))) setEditing(false);
+          }}
+        />
+      ) : (
+        <MessageBody message={message} />
+      )}
+      {message.tool && (
+        <p class="tool-call">
+          Calls <code>{message.tool.name}</code> <code class="tool-args">{message.tool.args}</code>
+        </p>
+      )}
+      {message.attachments.length > 0 && (
+        <ul class="attachments" aria-label="Attachments">
+          {message.attachments.map((attachment) => (
+            <AttachmentView key={attachment.id} attachment={attachment} />
+          ))}
+        </ul>
+      )}
+      {message.status === 'error' && message.error && (
+        <p class="message-error" role="alert">
+          {message.error}
+        </p>
+      )}
+      {waitingOn.map((approval) => (
+        <ApprovalCard key={approval.id} approval={approval} />
+      ))}
+      {!editing && (
+        <div class="message-actions">
+          {message.sibling.count > 1 && <BranchSwitcher message={message} disabled={!idle} />}
+          {message.role === 'user' && (
+            <button type="button" class="link-button" disabled={!idle} onClick={() => setEditing(true)}>
+              Edit
+            </button>
+          )}
+          {message.role === 'assistant' &&
+            message.status !== 'streaming' &&
+            message.status !== 'waiting' &&
+            isLastReply && (
+              <button
+                type="button"
+                class="link-button"
+                disabled={!idle}
+                onClick={() => void session.sensitive((client) => client.regenerate(message.id))}
+              >
+                Regenerate
+              </button>
+            )}
+          {canContinue && (
+            <button
+              type="button"
+              class="link-button"
+              onClick={() => void session.sensitive((client) => client.continue())}
+            >
+              Continue
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  );
+});
+
+function MessageBody({ message }: { message: Message }) {
+  if (message.role === 'assistant') {
+    if (message.text === '' && message.status === 'streaming') {
+      return (
+        <p class="body typing">
+          <span class="visually-hidden">Writing…</span>
+        </p>
+      );
+    }
+    return (
+      <div class={`body markdown${message.status === 'streaming' ? ' streaming' : ''}`}>
+        <Markdown text={message.text} />
+      </div>
+    );
+  }
+  if (message.role === 'tool') {
+    return (
+      <details class="body tool-result">
+        <summary>Result{message.tool ? ` of ${message.tool.name}` : ''}</summary>
+        <pre>{message.text}</pre>
+      </details>
+    );
+  }
+  return message.text === '' ? null : <p class="body plain">{message.text}</p>;
+}

@@ -1,0 +1,25 @@
+import { useEffect } from 'preact/hooks';
+import { useObservable } from '../state/hooks';
+import { useSession } from '../state/SessionContext';
+
+/** The latest notice (an action that failed, or did nothing after a 409), dismissable. */
+export function NoticeBar() {
+  const session = useSession();
+  const notice = useObservable(session.notice);
+  useEffect(() => {
+    if (notice === null) return;
+    const timer = setTimeout(() => {
+      if (session.notice.get() === notice) session.notice.set(null);
+    }, 8000);
+    return () => clearTimeout(timer);
+  }, [notice, session]);
+  if (notice === null) return null;
+  return (
+    <div class={`notice notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
+      <span>{notice.text}</span>
+      <button type="button" class="icon" aria-label="Dismiss" onClick={() => session.notice.set(null)}>
+        ×
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { useEffect, useState } from 'preact/hooks';
+import { useSession } from '../state/SessionContext';
+import type { Snapshot } from '../state/types';
+
+/** Props of {@link ProjectPanel}. */
+export interface ProjectPanelProps {
+  readonly snapshot: Snapshot;
+  readonly onNavigate: () => void;
+}
+
+/**
+ * The current project and its workspace folder. The folder can be changed to one of the host's
+ * authorised roots or a folder below one; the host checks it (the page cannot widen access).
+ */
+export function ProjectPanel({ snapshot, onNavigate }: ProjectPanelProps) {
+  const session = useSession();
+  const { list, roots } = snapshot.projects;
+  const project = list.find((p) => p.id === snapshot.projectId);
+  const [uri, setUri] = useState(project?.workspace.uri ?? '');
+  useEffect(() => setUri(project?.workspace.uri ?? ''), [project?.workspace.uri]);
+
+  return (
+    <section class="panel" aria-labelledby="project-heading">
+      <h2 id="project-heading">Project</h2>
+      <label class="field">
+        <span>Project</span>
+        <select
+          value={snapshot.projectId}
+          onChange={async (event) => {
+            if (await session.act({ action: 'selectProject', projectId: event.currentTarget.value }))
+              onNavigate();
+          }}
+        >
+          {list.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <form
+        class="field"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (uri.trim() !== '' && uri !== project?.workspace.uri)
+            void session.sensitive((client) => client.workspace(uri.trim()));
+        }}
+      >
+        <label for="workspace-uri">Workspace {project ? `(${project.workspace.name})` : ''}</label>
+        <div class="inline-field">
+          <input
+            id="workspace-uri"
+            list="workspace-roots"
+            value={uri}
+            onInput={(event) => setUri(event.currentTarget.value)}
+            spellcheck={false}
+          />
+          <button type="submit" class="small" disabled={uri === project?.workspace.uri}>
+            Set
+          </button>
+        </div>
+        <datalist id="workspace-roots">
+          {roots.map((root) => (
+            <option key={root.uri} value={root.uri}>
+              {root.name}
+            </option>
+          ))}
+        </datalist>
+      </form>
+    </section>
+  );
+}

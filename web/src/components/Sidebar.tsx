@@ -1,0 +1,40 @@
+import type { Snapshot } from '../state/types';
+import { ApprovalsPanel } from './ApprovalsPanel';
+import { ConversationList } from './ConversationList';
+import { Icon } from './Icon';
+import { ModelPicker } from './ModelPicker';
+import { ProjectPanel } from './ProjectPanel';
+import { SettingsPanel } from './SettingsPanel';
+import { ToolsList } from './ToolsList';
+
+/** Props of {@link Sidebar}. */
+export interface SidebarProps {
+  readonly snapshot: Snapshot;
+  /** Called after the person picked something (closes the drawer on phones). */
+  readonly onNavigate: () => void;
+  readonly onClose: () => void;
+  readonly onDisconnect: () => void;
+}
+
+/** Conversations, project, model, tools, settings and pending approvals. */
+export function Sidebar({ snapshot, onNavigate, onClose, onDisconnect }: SidebarProps) {
+  return (
+    <nav class="sidebar" aria-label="Sidebar">
+      <div class="sidebar-head">
+        <span class="brand">webbridge</span>
+        <button type="button" class="icon close-button" aria-label="Close menu" onClick={onClose}>
+          <Icon name="close" />
+        </button>
+      </div>
+      {snapshot.approvals.length > 0 && <ApprovalsPanel approvals={snapshot.approvals} />}
+      <ConversationList snapshot={snapshot} onNavigate={onNavigate} />
+      <ProjectPanel snapshot={snapshot} onNavigate={onNavigate} />
+      <ModelPicker models={snapshot.models} />
+      <ToolsList tools={snapshot.tools.list} />
+      <SettingsPanel settings={snapshot.settings} tools={snapshot.tools.list} />
+      <button type="button" class="link-button disconnect" onClick={onDisconnect}>
+        Disconnect
+      </button>
+    </nav>
+  );
+}

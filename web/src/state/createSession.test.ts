@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMockBackend, type MockBackend } from '../mocks/mockBackend';
+import { createSession, type Session } from './createSession';
+
+async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('until: timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function connect(backend: MockBackend): Session {
+  const session = createSession({
+    baseUrl: 'http://mock.test',
+    accessCode: 'any',
+    fetch: async (input, init) => backend.handle(new Request(input, init)),
+    backoff: { baseMs: 5, maxMs: 10 },
+  });
+  session.start();
+  return session;
+}
+
+const lastMessage = (session: Session) => session.store.getState().snapshot?.conversations.messages.at(-1);
+
+describe('createSession against the contract mocks', () => {
+  let session: Session | undefined;
+  afterEach(() => session?.close());
+
+  it('goes live and shows a streamed reply as it grows', async () => {
+    const backend = createMockBackend({ wordDelayMs: 2 });
+    session = connect(backend);
+    const s = session;
+    await until(() => s.store.getState().status === 'live');
+    const lengths = new Set<number>();
+    s.store.subscribe((state) => {
+      const last = state.snapshot?.conversations.messages.at(-1);
+      if (last?.role === 'assistant') lengths.add(last.text.length);
+    });
+    expect(await s.send('one two three four five', [])).toEqual({ kind: 'sent' });
+    await until(() => lastMessage(s)?.status === 'complete');
+    expect(lastMessage(s)?.text).toBe('one two three four five');
+    expect(lengths.size).toBeGreaterThanOrEqual(5);
+  });
+
+  it('returns the destination of a send refused with 409 and never sends it by itself', async () => {
+    const backend = createMockBackend({ wordDelayMs: 1 });
+    session = connect(backend);
+    const s = session;
+    await until(() => s.store.getState().status === 'live');
+    await s.send('/switch', []);
+    await until(() => lastMessage(s)?.status === 'complete');
+    const before = backend.state().conversationId;
+
+    const outcome = await s.send('where does this go?', []);
+    expect(outcome.kind).toBe('changed');
+    if (outcome.kind !== 'changed') return;
+    expect(outcome.destination.conversationId).not.toBe(before);
+    expect(outcome.destination.title).toBe('Trip notes');
+    await new Promise((r) => setTimeout(r, 30));
+    const texts = backend.state().conversations.messages.map((m) => m.text);
+    expect(texts).not.toContain('where does this go?');
+    // The page shows where a send would land now.
+    expect(s.store.getState().snapshot?.conversationId).toBe(outcome.destination.conversationId);
+
+    expect(await s.send('where does this go?', [])).toEqual({ kind: 'sent' });
+    expect(backend.state().conversations.messages[0]?.text).toBe('where does this go?');
+  });
+
+  it('turns a 409 on another session-sensitive action into a notice, doing nothing', async () => {
+    const backend = createMockBackend({ wordDelayMs: 1 });
+    session = connect(backend);
+    const s = session;
+    await until(() => s.store.getState().status === 'live');
+    s.close();
+    backend.hostSwitch();
+    // The closed page still shows the old conversation: its stop is refused.
+    expect(await s.sensitive((client) => client.stop())).toBe(false);
+    expect(s.notice.get()).toMatchObject({ tone: 'info' });
+    expect(s.notice.get()?.text).toContain('Trip notes');
+  });
+
+  it('makes a failed action a notice instead of a crash', async () => {
+    const backend = createMockBackend();
+    session = connect(backend);
+    const s = session;
+    await until(() => s.store.getState().status === 'live');
+    expect(await s.act({ action: 'approve', approvalId: 'nope', decision: 'allow' })).toBe(false);
+    expect(s.notice.get()).toMatchObject({ tone: 'error', text: 'That approval has already been decided.' });
+  });
+});

@@ -1,0 +1,169 @@
+import {
+  type BridgeClient,
+  BridgeClientError,
+  createBridgeClient,
+  createStore,
+  type Destination,
+  type EventConnection,
+  type SensitiveActionName,
+  type SensitiveOutcome,
+  type Store,
+} from '@webbridge/client-sdk';
+import { createMediaUrls, type MediaUrls } from './mediaUrls';
+import { type Observable, observable } from './observable';
+import type { Snapshot } from './types';
+import { createUploads, type Uploads } from './uploads';
+
+/** Any action the page can post (derived from the SDK client). */
+export type AnyAction = Parameters<BridgeClient['action']>[0];
+
+/** A short message for the person: what failed, or that nothing happened after a 409. */
+export interface Notice {
+  readonly id: number;
+  readonly text: string;
+  readonly tone: 'error' | 'info';
+}
+
+/** The outcome of {@link Session.send}. */
+export type SendOutcome =
+  | { readonly kind: 'sent' }
+  /** 409: nothing was sent; the message would now go to `destination` if the person agrees. */
+  | { readonly kind: 'changed'; readonly destination: Destination }
+  | { readonly kind: 'failed' };
+
+/** One connected page: the SDK client, its live store and the page's own small stores. */
+export interface Session {
+  readonly client: BridgeClient;
+  readonly store: Store;
+  readonly uploads: Uploads;
+  readonly media: MediaUrls;
+  readonly notice: Observable<Notice | null>;
+  /**
+   * Sends a message with the given pending attachments into the conversation on screen. A
+   * 409 is returned, never retried: only the person can decide to send it elsewhere.
+   */
+  send(text: string, attachmentIds: readonly string[]): Promise<SendOutcome>;
+  /** Runs a session-sensitive action; a 409 or a failure becomes a notice. Returns success. */
+  sensitive<N extends SensitiveActionName>(
+    run: (client: BridgeClient) => Promise<SensitiveOutcome<N>>,
+  ): Promise<boolean>;
+  /** Posts a plain action; a failure becomes a notice. Returns success. */
+  act(action: AnyAction): Promise<boolean>;
+  /** Shows a notice. */
+  say(text: string, tone?: Notice['tone']): void;
+  /** Opens the event stream. */
+  start(): void;
+  /** Closes the event stream and aborts nothing else. */
+  close(): void;
+}
+
+/** Options of {@link createSession}. */
+export interface SessionOptions {
+  readonly baseUrl: string;
+  readonly accessCode: string;
+  /** The state the code check already read, shown until the stream's first snapshot. */
+  readonly initial?: Snapshot;
+  /** For tests; the page lets the SDK use fetch, and XMLHttpRequest for upload progress. */
+  readonly fetch?: typeof fetch;
+  /** Reconnection delays. @default { baseMs: 300, maxMs: 4000 } */
+  readonly backoff?: { baseMs?: number; maxMs?: number };
+  /** @default the SDK's (15000) */
+  readonly heartbeatMs?: number;
+}
+
+/**
+ * Creates the page's session over the SDK client.
+ *
+ * @example
+ * ```ts
+ * const session = createSession({ baseUrl: location.origin, accessCode: code });
+ * session.start();
+ * const outcome = await session.send('Hello', []);
+ * ```
+ */
+export function createSession(options: SessionOptions): Session {
+  const store = createStore();
+  if (options.initial) store.replaceSnapshot(options.initial);
+  const client = createBridgeClient({
+    baseUrl: options.baseUrl,
+    accessCode: options.accessCode,
+    store,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  const notice = observable<Notice | null>(null);
+  let noticeId = 0;
+  const say = (text: string, tone: Notice['tone'] = 'error') => notice.set({ id: ++noticeId, text, tone });
+  const fail = (error: unknown) => say(describeError(error));
+  let connection: EventConnection | undefined;
+
+  const session: Session = {
+    client,
+    store,
+    notice,
+    say,
+    uploads: createUploads((file, name, o) => client.upload(file, name, o)),
+    media: createMediaUrls(
+      (ref) => client.mediaUrl(ref),
+      async (attachmentId) => (await client.action({ action: 'refreshMedia', attachmentId })).media,
+    ),
+    async send(text, attachmentIds) {
+      try {
+        const outcome = await client.send(text, [...attachmentIds]);
+        if (outcome.kind === 'session_changed') return { kind: 'changed', destination: outcome.destination };
+        return { kind: 'sent' };
+      } catch (error) {
+        fail(error);
+        return { kind: 'failed' };
+      }
+    },
+    async sensitive(run) {
+      try {
+        const outcome = await run(client);
+        if (outcome.kind === 'done') return true;
+        const where = outcome.destination.title || 'another conversation';
+        say(`Nothing was done: the host has moved on to “${where}”. Check the screen and try again.`, 'info');
+        return false;
+      } catch (error) {
+        fail(error);
+        return false;
+      }
+    },
+    async act(action) {
+      try {
+        await client.action(action);
+        return true;
+      } catch (error) {
+        fail(error);
+        return false;
+      }
+    },
+    start() {
+      connection ??= client.connect({
+        backoff: options.backoff ?? { baseMs: 300, maxMs: 4000 },
+        ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+      });
+    },
+    close() {
+      connection?.close();
+      connection = undefined;
+    },
+  };
+  return session;
+}
+
+/** A sentence for the person from any failure of an action. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof BridgeClientError)) return 'Something went wrong.';
+  switch (error.code) {
+    case 'network':
+      return 'The host did not answer. Check the connection and try again.';
+    case 'unauthorized':
+      return 'The access code is no longer valid.';
+    case 'rate_limited':
+      return 'Too many attempts. Wait a moment and try again.';
+    case 'payload_too_large':
+      return 'That is too large to send.';
+    default:
+      return error.detail || 'Something went wrong.';
+  }
+}

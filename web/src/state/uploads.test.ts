@@ -1,0 +1,85 @@
+import { BridgeClientError } from '@webbridge/client-sdk';
+import { describe, expect, it } from 'vitest';
+import { createUploads, type UploadFn } from './uploads';
+
+function file(name: string, size: number): File {
+  return new File([new Uint8Array(size)], name, { type: 'application/octet-stream' });
+}
+
+/** An upload whose progress and end the test drives. */
+function controllable() {
+  const calls: {
+    progress: (loaded: number, total: number) => void;
+    finish: (id: string) => void;
+    fail: (error: unknown) => void;
+    signal: AbortSignal | undefined;
+  }[] = [];
+  const upload: UploadFn = (_file, _name, options) =>
+    new Promise((resolve, reject) => {
+      options.signal?.addEventListener('abort', () =>
+        reject(new BridgeClientError({ code: 'aborted', status: 0, detail: 'aborted' })),
+      );
+      calls.push({
+        progress: (l, t) => options.onProgress?.(l, t),
+        finish: (id) => resolve({ id }),
+        fail: reject,
+        signal: options.signal,
+      });
+    });
+  return { upload, calls };
+}
+
+describe('createUploads', () => {
+  it('shows progress, then keeps the finished upload until the host lists it as pending', async () => {
+    const { upload, calls } = controllable();
+    const uploads = createUploads(upload);
+    const done = uploads.add([file('a.bin', 100)]);
+    expect(uploads.items.get()).toMatchObject([{ name: 'a.bin', size: 100, loaded: 0, status: 'uploading' }]);
+    calls[0]?.progress(40, 100);
+    expect(uploads.items.get()[0]?.loaded).toBe(40);
+    calls[0]?.finish('att-1');
+    await done;
+    expect(uploads.items.get()).toMatchObject([{ status: 'done', loaded: 100, attachmentId: 'att-1' }]);
+    uploads.settle(new Set(['other']));
+    expect(uploads.items.get()).toHaveLength(1);
+    uploads.settle(new Set(['att-1']));
+    expect(uploads.items.get()).toEqual([]);
+  });
+
+  it('forgets a finished upload the host never lists, after a grace period', async () => {
+    const { upload, calls } = controllable();
+    const uploads = createUploads(upload);
+    const done = uploads.add([file('a.bin', 1)]);
+    calls[0]?.finish('att-1');
+    await done;
+    const finishedAt = uploads.items.get()[0]?.doneAt ?? 0;
+    uploads.settle(new Set(), finishedAt + 1000, 3000);
+    expect(uploads.items.get()).toHaveLength(1);
+    uploads.settle(new Set(), finishedAt + 3001, 3000);
+    expect(uploads.items.get()).toEqual([]);
+  });
+
+  it('says why an upload failed, and forgets it when dismissed', async () => {
+    const { upload, calls } = controllable();
+    const uploads = createUploads(upload);
+    const done = uploads.add([file('big.bin', 10)]);
+    calls[0]?.fail(new BridgeClientError({ code: 'payload_too_large', status: 413, detail: 'too large' }));
+    await done;
+    const [item] = uploads.items.get();
+    expect(item).toMatchObject({ status: 'error', error: 'The file is too large for this host.' });
+    uploads.dismiss(item?.key ?? -1);
+    expect(uploads.items.get()).toEqual([]);
+  });
+
+  it('aborts a running upload when dismissed', async () => {
+    const { upload, calls } = controllable();
+    const uploads = createUploads(upload);
+    const done = uploads.add([file('a.bin', 10), file('b.bin', 10)]);
+    expect(uploads.items.get()).toHaveLength(2);
+    uploads.dismiss(uploads.items.get()[0]?.key ?? -1);
+    expect(calls[0]?.signal?.aborted).toBe(true);
+    calls[1]?.finish('att-b');
+    await done;
+    expect(uploads.items.get().map((i) => i.name)).toEqual(['b.bin']);
+  });
+});

@@ -1,0 +1,115 @@
+import { BridgeClientError } from '@webbridge/client-sdk';
+import { type Observable, observable } from './observable';
+
+/** A file on its way to the host, or one that failed. */
+export interface UploadItem {
+  /** Local key (not an attachment id). */
+  readonly key: number;
+  readonly name: string;
+  readonly size: number;
+  readonly loaded: number;
+  readonly status: 'uploading' | 'done' | 'error';
+  /** The new attachment's id once the host has it. */
+  readonly attachmentId?: string;
+  /** When the upload finished (epoch ms). */
+  readonly doneAt?: number;
+  /** Why it failed, for the person. */
+  readonly error?: string;
+  /** Aborts the upload while it runs. */
+  readonly abort: () => void;
+}
+
+/** What {@link createUploads} needs: the SDK client's upload method. */
+export type UploadFn = (
+  file: Blob,
+  name: string,
+  options: { onProgress?: (loaded: number, total: number) => void; signal?: AbortSignal },
+) => Promise<{ id: string }>;
+
+/** The uploads of this page: progress of each file until the host lists it as pending. */
+export interface Uploads {
+  readonly items: Observable<readonly UploadItem[]>;
+  /** Starts uploading each file; resolves when all have finished (or failed). */
+  add(files: Iterable<File>): Promise<void>;
+  /** Aborts an upload or forgets a failed one. */
+  dismiss(key: number): void;
+  /**
+   * Forgets finished uploads the host now lists as pending (they are shown from the state),
+   * and those finished more than `graceMs` ago (sent, or gone with another conversation).
+   */
+  settle(pendingIds: ReadonlySet<string>, now?: number, graceMs?: number): void;
+}
+
+/**
+ * Creates the upload list. Each file is uploaded on its own with progress; a finished upload
+ * stays (at 100 %) until the host's pending list shows it, so the row never blinks.
+ *
+ * @example
+ * ```ts
+ * const uploads = createUploads((file, name, o) => client.upload(file, name, o));
+ * await uploads.add(input.files);
+ * ```
+ */
+export function createUploads(upload: UploadFn): Uploads {
+  const items = observable<readonly UploadItem[]>([]);
+  let nextKey = 1;
+  const update = (key: number, patch: Partial<UploadItem>) =>
+    items.set(items.get().map((item) => (item.key === key ? { ...item, ...patch } : item)));
+
+  const start = async (file: File): Promise<void> => {
+    const key = nextKey++;
+    const controller = new AbortController();
+    const item: UploadItem = {
+      key,
+      name: file.name,
+      size: file.size,
+      loaded: 0,
+      status: 'uploading',
+      abort: () => controller.abort(),
+    };
+    items.set([...items.get(), item]);
+    try {
+      const attachment = await upload(file, file.name || 'file', {
+        signal: controller.signal,
+        onProgress: (loaded) => update(key, { loaded: Math.min(loaded, file.size) }),
+      });
+      update(key, { status: 'done', loaded: file.size, attachmentId: attachment.id, doneAt: Date.now() });
+    } catch (error) {
+      if (error instanceof BridgeClientError && error.code === 'aborted') {
+        items.set(items.get().filter((i) => i.key !== key));
+        return;
+      }
+      update(key, { status: 'error', error: describeUploadError(error) });
+    }
+  };
+
+  return {
+    items,
+    async add(files) {
+      await Promise.all(Array.from(files, start));
+    },
+    dismiss(key) {
+      const item = items.get().find((i) => i.key === key);
+      if (item === undefined) return;
+      if (item.status === 'uploading') item.abort();
+      else items.set(items.get().filter((i) => i.key !== key));
+    },
+    settle(pendingIds, now = Date.now(), graceMs = 3000) {
+      const settled = (i: UploadItem) =>
+        i.status === 'done' &&
+        ((i.attachmentId !== undefined && pendingIds.has(i.attachmentId)) ||
+          now - (i.doneAt ?? now) > graceMs);
+      const kept = items.get().filter((i) => !settled(i));
+      if (kept.length !== items.get().length) items.set(kept);
+    },
+  };
+}
+
+function describeUploadError(error: unknown): string {
+  if (error instanceof BridgeClientError) {
+    if (error.code === 'payload_too_large') return 'The file is too large for this host.';
+    if (error.code === 'network') return 'The upload was interrupted.';
+    return error.detail;
+  }
+  return 'The upload failed.';
+}
