@@ -1,6 +1,7 @@
 import type { Projection } from '@webbridge/contract';
 import type { HostAdapter } from '../adapter';
 import { FrameCache } from './FrameCache';
+import type { Subscriber } from './Subscriber';
 
 /** One connected browser, as the host may show it to its user. */
 export interface ConnectionInfo {
@@ -13,26 +14,16 @@ export interface ConnectionInfo {
 /** How many recent projections are kept for resuming streams. */
 const RESUME_HISTORY = 128;
 
-/** One open event stream, as the hub knows it. */
-export interface Subscription {
-  /** The access code the stream was opened with (never logged). */
-  readonly accessCode: string;
-  /** Who is connected, for the host's "connected browsers" view. */
-  readonly info: ConnectionInfo;
-  /** Ends the stream; the client reconnects and starts over with a snapshot. */
-  close(): void;
-}
-
 /**
- * Numbers the host's projections and wakes the per-subscriber producers when it changes.
- * It holds only the latest projection; each producer keeps what its own client last
- * received, so a slow client costs one reference, not a queue of updates.
+ * Numbers the host's projections and tells every subscriber when they change. It holds the
+ * latest projection (and a short history for resuming); each subscriber keeps what its own
+ * client last received, so a slow client costs one reference, not a queue of updates.
  */
 export class EventHub {
   private version = 0;
   private state: Projection;
-  private waiters = new Set<() => void>();
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly subscriptions = new Set<Subscriber>();
+  private fanOutScheduled = false;
   private readonly unsubscribe: () => void;
   /** Frames and signatures shared by the subscribers. */
   readonly frames = new FrameCache();
@@ -52,9 +43,12 @@ export class EventHub {
       // Projections share their unchanged parts, so a version costs little beyond its
       // messages array; the oldest is forgotten first.
       if (this.history.size > this.historySize) this.history.delete(this.version - this.historySize);
-      const waiters = this.waiters;
-      this.waiters = new Set();
-      for (const wake of waiters) wake();
+      // One fan-out per burst, outside the host's task: the host's executor is not held up
+      // by thousands of socket writes, and changes within one tick coalesce.
+      if (!this.fanOutScheduled) {
+        this.fanOutScheduled = true;
+        setImmediate(() => this.fanOut());
+      }
     });
   }
 
@@ -68,33 +62,11 @@ export class EventHub {
     return { seq: this.version, state: this.state };
   }
 
-  /**
-   * Resolves `true` once the projection is newer than `seq`, or `false` after `timeoutMs`
-   * or when `signal` aborts.
-   */
-  waitForChange(seq: number, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
-    if (this.version > seq) return Promise.resolve(true);
-    if (signal.aborted) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const done = (changed: boolean) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        this.waiters.delete(wake);
-        resolve(changed);
-      };
-      const wake = () => done(true);
-      const onAbort = () => done(false);
-      const timer = setTimeout(() => done(false), timeoutMs);
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.waiters.add(wake);
-    });
-  }
-
-  add(subscription: Subscription): void {
+  add(subscription: Subscriber): void {
     this.subscriptions.add(subscription);
   }
 
-  remove(subscription: Subscription): void {
+  remove(subscription: Subscriber): void {
     this.subscriptions.delete(subscription);
   }
 
@@ -109,9 +81,21 @@ export class EventHub {
   }
 
   /** Closes the streams that `predicate` selects (all by default). */
-  closeWhere(predicate: (s: Subscription) => boolean = () => true): void {
+  closeWhere(predicate: (s: Subscriber) => boolean = () => true): void {
     for (const subscription of [...this.subscriptions]) {
       if (predicate(subscription)) subscription.close();
+    }
+  }
+
+  private fanOut(): void {
+    this.fanOutScheduled = false;
+    for (const subscriber of this.subscriptions) {
+      try {
+        subscriber.onChange();
+      } catch {
+        // One broken stream must not starve the others; it starts over when it reconnects.
+        subscriber.close();
+      }
     }
   }
 

@@ -1,6 +1,10 @@
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import type { Context } from 'hono';
-import { createEventStream } from '../events/createEventStream';
 import type { EventHub } from '../events/EventHub';
+import { nodeResponseSink, type StreamSink, webStreamSink } from '../events/StreamSink';
+import { Subscriber } from '../events/Subscriber';
 import { clientAddress } from '../guards/rawHeaders';
 import type { WireMapper } from '../media/toWire';
 
@@ -32,8 +36,22 @@ export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
       remoteAddress: clientAddress(c),
       userAgent: (c.req.header('user-agent') ?? 'unknown').slice(0, 200),
     };
-    const body = createEventStream({ hub, wire, heartbeatMs, accessCode, resumeFrom, info });
-    return new Response(body, { status: 200, headers: EVENT_HEADERS });
+    // Under Node the stream writes straight to the response; elsewhere through a web stream.
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    let sink: StreamSink;
+    let response: Response;
+    if (outgoing) {
+      sink = nodeResponseSink(outgoing, { ...EVENT_HEADERS, [PROTOCOL_HEADER]: String(PROTOCOL_VERSION) });
+      response = RESPONSE_ALREADY_SENT;
+    } else {
+      const web = webStreamSink();
+      sink = web.sink;
+      response = new Response(web.stream, { status: 200, headers: EVENT_HEADERS });
+    }
+    const subscriber = new Subscriber({ hub, wire, sink, heartbeatMs, accessCode, resumeFrom, info });
+    hub.add(subscriber);
+    subscriber.start();
+    return response;
   };
 }
 

@@ -1,0 +1,71 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Where one subscriber's frames go. `write` answers whether the transport wants more now;
+ * after `false` the producer builds nothing until `onDrain` fires (the rendezvous).
+ */
+export interface StreamSink {
+  write(frame: Uint8Array): boolean;
+  onDrain(callback: () => void): void;
+  /** The client went away (or the stream was cancelled). */
+  onClose(callback: () => void): void;
+  end(): void;
+}
+
+/**
+ * A sink over Node's response: frames go straight to the socket, and `drain` is the socket
+ * having taken them. Cheaper than a web stream per subscriber, which matters at thousands of
+ * streams.
+ */
+export function nodeResponseSink(outgoing: ServerResponse, headers: Record<string, string>): StreamSink {
+  outgoing.writeHead(200, headers);
+  outgoing.flushHeaders();
+  return {
+    write: (frame) => outgoing.write(frame),
+    onDrain: (callback) => outgoing.on('drain', callback),
+    onClose: (callback) => outgoing.once('close', callback),
+    end: () => outgoing.end(),
+  };
+}
+
+/**
+ * A sink over a web `ReadableStream`, for runtimes without Node's response (e.g. `app.request`
+ * in tests). With a high-water mark of one frame, `pull` is the consumer asking for more.
+ */
+export function webStreamSink(): { sink: StreamSink; stream: ReadableStream<Uint8Array> } {
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let drain: (() => void) | undefined;
+  let close: (() => void) | undefined;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start: (c) => {
+        controller = c;
+      },
+      pull: () => drain?.(),
+      cancel: () => close?.(),
+    },
+    { highWaterMark: 1 },
+  );
+  return {
+    stream,
+    sink: {
+      write(frame) {
+        controller?.enqueue(frame);
+        return (controller?.desiredSize ?? 0) > 0;
+      },
+      onDrain: (callback) => {
+        drain = callback;
+      },
+      onClose: (callback) => {
+        close = callback;
+      },
+      end() {
+        try {
+          controller?.close();
+        } catch {
+          // Already closed or cancelled by the consumer.
+        }
+      },
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { HEARTBEAT_EVENT, type Projection, type SnapshotEvent, STATE_EVENT } from '@webbridge/contract';
+import type { WireMapper } from '../media/toWire';
+import { diffProjection, isEmptyDelta } from './diffProjection';
+import type { ConnectionInfo, EventHub } from './EventHub';
+import { encodeDelta } from './encodeDelta';
+import type { StreamSink } from './StreamSink';
+import { sseFrame } from './sseFrame';
+
+/** Options of a {@link Subscriber}. */
+export interface SubscriberOptions {
+  readonly hub: EventHub;
+  readonly wire: WireMapper;
+  readonly sink: StreamSink;
+  readonly heartbeatMs: number;
+  /** The access code the stream was opened with, so rotation can close it. */
+  readonly accessCode: string;
+  /** Who opened the stream. */
+  readonly info: ConnectionInfo;
+  /**
+   * The seq the client already holds (from `Last-Event-ID`). When the hub still remembers that
+   * projection, the stream starts with what the client missed instead of a snapshot.
+   */
+  readonly resumeFrom?: number | undefined;
+}
+
+/**
+ * One subscriber's producer. It builds a frame only when its transport has taken the previous
+ * one (the rendezvous), always against what this subscriber last received: a slow client gets
+ * fewer, larger deltas and costs one projection reference, whatever the number of updates.
+ * Subscribers at the same place share the built bytes through the hub's frame cache.
+ */
+export class Subscriber {
+  readonly accessCode: string;
+  readonly info: ConnectionInfo;
+  private sent: { seq: number; state: Projection } | undefined;
+  private sentSignature = '';
+  /** The seq the client is at; may lag `sent.seq` when changes were invisible to it. */
+  private clientSeq = 0;
+  private blocked = false;
+  private closed = false;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(private readonly options: SubscriberOptions) {
+    this.accessCode = options.accessCode;
+    this.info = options.info;
+    const { hub, sink, resumeFrom } = options;
+    const resumed = resumeFrom === undefined ? undefined : hub.at(resumeFrom);
+    if (resumeFrom !== undefined && resumed) {
+      this.sent = { seq: resumeFrom, state: resumed };
+      this.sentSignature = hub.frames.signatureOf(resumed);
+      this.clientSeq = resumeFrom;
+    }
+    // Heartbeats measure the idleness of this stream: every frame re-arms the timer.
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
+    this.heartbeat.unref();
+    sink.onDrain(() => {
+      this.blocked = false;
+      this.flush();
+    });
+    sink.onClose(() => this.close());
+  }
+
+  /** Sends the first frame (a snapshot, or what a resuming client missed). */
+  start(): void {
+    if (this.sent) this.flush();
+    else this.sendSnapshot();
+  }
+
+  /** The hub's projection changed. */
+  onChange(): void {
+    if (!this.blocked && !this.closed) this.flush();
+  }
+
+  /** Ends the stream; the client reconnects and starts over. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    this.options.hub.remove(this);
+    this.options.sink.end();
+  }
+
+  private sendSnapshot(): void {
+    const { hub } = this.options;
+    const latest = hub.latest();
+    const signature = hub.frames.signatureOf(latest.state);
+    this.emit(this.snapshotFrame(latest.seq, latest.state, signature));
+    this.advance(latest, signature);
+  }
+
+  /** Builds and sends what the client lacks, if anything, unless the transport is full. */
+  private flush(): void {
+    const { hub, wire } = this.options;
+    const from = this.sent;
+    if (this.closed || this.blocked || !from) return;
+    const next = hub.latest();
+    if (next.seq === from.seq) return;
+    const signature = hub.frames.signatureOf(next.state);
+    if (signature !== this.sentSignature) {
+      this.emit(this.snapshotFrame(next.seq, next.state, signature));
+      this.advance(next, signature);
+      return;
+    }
+    const base = this.clientSeq;
+    const frame = hub.frames.frame(`d${base}:${from.seq}:${next.seq}`, () => {
+      const delta = diffProjection(from.state, next.state);
+      if (isEmptyDelta(delta)) return null;
+      const event = encodeDelta(delta, next.state, base, next.seq, wire);
+      return event.kind === 'append'
+        ? sseFrame(undefined, JSON.stringify([event.base, event.text]), event.seq)
+        : sseFrame(STATE_EVENT, JSON.stringify(event), event.seq);
+    });
+    if (frame === null) {
+      // Nothing this client can see changed: remember the newer projection, keep its seq.
+      this.sent = next;
+      return;
+    }
+    this.emit(frame);
+    this.advance(next, signature);
+  }
+
+  private snapshotFrame(seq: number, state: Projection, signature: string): Uint8Array {
+    const { hub, wire } = this.options;
+    return hub.frames.frame(`s${seq}`, () => {
+      const event: SnapshotEvent = { kind: 'snapshot', seq, signature, snapshot: wire.snapshot(state) };
+      return sseFrame(STATE_EVENT, JSON.stringify(event), seq);
+    })!;
+  }
+
+  private advance(to: { seq: number; state: Projection }, signature: string): void {
+    this.sent = to;
+    this.sentSignature = signature;
+    this.clientSeq = to.seq;
+  }
+
+  private emit(frame: Uint8Array): void {
+    if (this.closed) return;
+    this.heartbeat.refresh();
+    if (!this.options.sink.write(frame)) this.blocked = true;
+  }
+
+  private beat(): void {
+    // A client that is not reading needs no heartbeat: its socket is full already.
+    if (this.closed || this.blocked) return;
+    this.emit(sseFrame(HEARTBEAT_EVENT, JSON.stringify({ t: Date.now() })));
+  }
+}
