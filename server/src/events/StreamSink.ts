@@ -18,7 +18,11 @@ export interface StreamSink {
  * streams.
  */
 export function nodeResponseSink(outgoing: ServerResponse, headers: Record<string, string>): StreamSink {
-  outgoing.writeHead(200, headers);
+  // The body ends when the connection does (RFC 9112 §6.3): no chunk framing around every
+  // frame, which saves bytes on each streamed word and work on each write. An event stream
+  // never shares its connection anyway.
+  outgoing.useChunkedEncodingByDefault = false;
+  outgoing.writeHead(200, { ...headers, Connection: 'close' });
   outgoing.flushHeaders();
   return {
     write: (frame) => outgoing.write(frame),
