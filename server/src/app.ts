@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type { ActionDispatcher } from './actions/ActionDispatcher';
 import type { HostAdapter } from './adapter';
+import type { BridgeEnv } from './env';
 import { BridgeError } from './errors/BridgeError';
 import { renderProblem } from './errors/renderProblem';
 import type { EventHub } from './events/EventHub';
@@ -56,8 +57,8 @@ const PROTECTED = ['/api/state', '/api/events', '/api/action', '/api/upload'] as
  * Builds the Hono app. Order matters: logging and protocol headers, raw-header checks, the
  * Host check, then auth and body limits, all before any route reads a body.
  */
-export function createApp(deps: AppDeps): Hono {
-  const app = new Hono();
+export function createApp(deps: AppDeps): Hono<BridgeEnv> {
+  const app = new Hono<BridgeEnv>();
   app.use('*', requestLogger(deps.logger));
   // Outermost, so refusals by the guards below carry the protocol version too.
   app.use('/api/*', async (c, next) => {

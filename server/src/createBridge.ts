@@ -11,6 +11,7 @@ import {
 } from './adapters/nodeListener';
 import { createApp } from './app';
 import type { BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
+import type { BridgeEnv } from './env';
 import { type ConnectionInfo, EventHub } from './events/EventHub';
 import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
 import { createLogger } from './logging/createLogger';
@@ -20,7 +21,7 @@ import { WireMapper } from './media/toWire';
 /** A bridge: the app, its listener and the controls a host needs. */
 export interface Bridge {
   /** The Hono app (usable without listening, e.g. `app.request()`). */
-  readonly app: Hono;
+  readonly app: Hono<BridgeEnv>;
   /** Starts listening. Resolves with the real port and the URLs a browser can use. */
   listen(options: ListenOptions): Promise<ListeningAddress>;
   /** Replaces the access code: the old one stops working at once and its streams close. */

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
 import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import type { Hono } from 'hono';
+import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import { problemBody } from '../errors/renderProblem';
 
@@ -65,7 +66,11 @@ export interface NodeListener {
 }
 
 /** Listens with @hono/node-server on `hostname:port` (0 = any free port). */
-export function listenNode(app: Hono, port: number, hostname: string): Promise<NodeListener> {
+export function listenNode(
+  app: { fetch: Hono<BridgeEnv>['fetch'] },
+  port: number,
+  hostname: string,
+): Promise<NodeListener> {
   const server = createAdaptorServer({ fetch: app.fetch, serverOptions: SERVER_OPTIONS }) as Server;
   server.on('clientError', answerClientError);
   return new Promise((resolve, reject) => {

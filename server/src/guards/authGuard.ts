@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import type { AuthThrottle } from './AuthThrottle';
 import { clientAddress } from './rawHeaders';
@@ -16,7 +17,7 @@ export interface AccessCodeHolder {
  * On success the code the request used is kept in the context as `accessCode`, so streams
  * can be closed when it is rotated.
  */
-export function authGuard(code: AccessCodeHolder, throttle: AuthThrottle): MiddlewareHandler {
+export function authGuard(code: AccessCodeHolder, throttle: AuthThrottle): MiddlewareHandler<BridgeEnv> {
   return async (c, next) => {
     const client = clientAddress(c);
     const wait = throttle.retryAfter(client);
@@ -30,7 +31,7 @@ export function authGuard(code: AccessCodeHolder, throttle: AuthThrottle): Middl
       throw failure(throttle, client, presented === undefined);
     }
     throttle.success(client);
-    c.set('accessCode' as never, presented as never);
+    c.set('accessCode', presented);
     await next();
   };
 }

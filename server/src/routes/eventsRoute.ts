@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import type { Context } from 'hono';
+import type { BridgeEnv } from '../env';
 import type { EventHub } from '../events/EventHub';
 import { nodeResponseSink, type StreamSink, webStreamSink } from '../events/StreamSink';
 import { Subscriber } from '../events/Subscriber';
@@ -26,10 +27,10 @@ export interface EventsDeps {
  * stream per subscriber. Not served through ts-rest, which buffers bodies.
  */
 export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
-  return (c: Context) => {
+  return (c: Context<BridgeEnv>) => {
     // A HEAD learns the headers; opening a subscription for it would only leak one.
     if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers: EVENT_HEADERS });
-    const accessCode = c.get('accessCode' as never) as string;
+    const accessCode = c.get('accessCode');
     const resumeFrom = resumePoint(c.req.header('last-event-id'), hub.latest().state.instanceId);
     const info = {
       openedAt: Date.now(),

@@ -1,5 +1,6 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Hono } from 'hono';
+import type { BridgeEnv } from '../env';
 
 /**
  * The page's Content-Security-Policy: only this origin's scripts, styles, images and API;
@@ -19,7 +20,7 @@ export const PAGE_CSP = [
 ].join('; ');
 
 /** Serves the built web client at `/`, with the page's security headers. */
-export function staticRoutes(app: Hono, root: string): void {
+export function staticRoutes(app: Hono<BridgeEnv>, root: string): void {
   app.use('*', async (c, next) => {
     await next();
     c.res.headers.set('Content-Security-Policy', PAGE_CSP);

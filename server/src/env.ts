@@ -1,0 +1,7 @@
+/** What the bridge's middleware hands to its routes through the Hono context. */
+export interface BridgeEnv {
+  Variables: {
+    /** The access code the request presented (set by the auth guard; never logged). */
+    accessCode: string;
+  };
+}
