@@ -6,6 +6,13 @@ export type { ChatControllerOptions } from './controller/ChatController';
 export { ChatController } from './controller/ChatController';
 export type { OpenChatControllerOptions } from './controller/openChatController';
 export { openChatController } from './controller/openChatController';
+export { BUILTIN_TOOLS } from './controller/tools/builtinTools';
+export type { RunCommandOptions } from './controller/tools/runCommand';
+export { createRunCommand } from './controller/tools/runCommand';
+export type { SearchTextOptions } from './controller/tools/searchText';
+export { createSearchText } from './controller/tools/searchText';
+export type { Tool, ToolArgs, ToolContext } from './controller/tools/Tool';
+export { ToolError } from './controller/tools/ToolError';
 export { HostStore } from './db/HostStore';
 export { openDatabase } from './db/openDatabase';
 export { MainExecutor } from './executor/MainExecutor';
@@ -14,6 +21,7 @@ export { createModelProviders } from './models/createModelProviders';
 export { EchoModel, echoTokens } from './models/EchoModel';
 export { ModelError } from './models/ModelError';
 export type {
+  ModelAttachment,
   ModelEvent,
   ModelInfo,
   ModelMessage,

@@ -69,9 +69,11 @@ describe('OpenAI-compatible model', () => {
     expect(tools.map((t) => [t.type, t.function.name])).toEqual([
       ['function', 'list_files'],
       ['function', 'read_file'],
+      ['function', 'search_text'],
       ['function', 'write_file'],
+      ['function', 'patch_file'],
     ]);
-    expect(tools[2]?.function.parameters).toMatchObject({ type: 'object', required: ['path', 'content'] });
+    expect(tools[3]?.function.parameters).toMatchObject({ type: 'object', required: ['path', 'content'] });
   });
 
   it('maps a streamed tool call to an approval, runs it when allowed and lets the model read the result', async () => {

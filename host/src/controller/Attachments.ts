@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import type { HostAttachment } from '@webbridge/contract';
 import type { AttachmentRow, HostStore } from '../db/HostStore';
 import { newId } from '../ids';
@@ -16,13 +18,16 @@ export interface AttachmentFile {
 /**
  * Attachments and their files. An upload stays in the bridge's upload folder; it is pending
  * (no message) until a send takes it, and its file goes when it is removed or its
- * conversation is deleted.
+ * conversation is deleted. The host writes files of its own there too (large tool results).
  */
 export class Attachments {
   private readonly store: HostStore;
+  private readonly uploadDir: string;
 
-  constructor(store: HostStore) {
+  /** `uploadDir` is the bridge's upload folder (`<dataDir>/uploads`). */
+  constructor(store: HostStore, uploadDir: string) {
     this.store = store;
+    this.uploadDir = uploadDir;
   }
 
   /** Records an uploaded file as pending in a conversation. */
@@ -38,6 +43,34 @@ export class Attachments {
       created_at: Date.now(),
     };
     this.store.insertAttachment(row);
+    return toHostAttachment(row);
+  }
+
+  /**
+   * Stores text the host produced (a large tool result) as a file in the upload folder and
+   * attaches it to a message at once. The caller adds the returned attachment to the tree.
+   */
+  addText(conversationId: string, messageId: string, name: string, text: string): HostAttachment {
+    fs.mkdirSync(this.uploadDir, { recursive: true, mode: 0o700 });
+    // Named like the bridge names uploads: random, so no name says what is inside.
+    const file = path.join(this.uploadDir, randomBytes(16).toString('base64url'));
+    fs.writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
+    const row: AttachmentRow = {
+      id: newId(),
+      conversation_id: conversationId,
+      message_id: messageId,
+      name,
+      type: 'text/plain',
+      size: Buffer.byteLength(text),
+      path: file,
+      created_at: Date.now(),
+    };
+    try {
+      this.store.insertAttachment(row);
+    } catch (error) {
+      removeFile(file);
+      throw error;
+    }
     return toHostAttachment(row);
   }
 

@@ -14,18 +14,20 @@ import type { MainExecutor } from '../executor/MainExecutor';
 import { newId } from '../ids';
 import { EchoModel } from '../models/EchoModel';
 import { ModelError } from '../models/ModelError';
-import type { ModelMessage, ModelProvider } from '../models/ModelProvider';
+import type { ModelProvider } from '../models/ModelProvider';
 import { ModelRegistry } from '../models/ModelRegistry';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { type AttachmentFile, Attachments } from './Attachments';
 import { buildProjection } from './buildProjection';
 import { notApplicable, notFound } from './errors';
+import { modelHistory, offeredTools } from './modelHistory';
 import { ReplyRunner, type ReplySink } from './ReplyRunner';
 import { Selection } from './Selection';
 import { loadSettings, mergeSettings } from './settings';
 import { share } from './share';
 import { ToolCalls } from './ToolCalls';
 import { BUILTIN_TOOLS } from './tools/builtinTools';
+import type { Tool } from './tools/Tool';
 import { toHostAttachment } from './tree';
 
 /** Options of {@link ChatController}. */
@@ -40,6 +42,10 @@ export interface ChatControllerOptions {
   readonly echoDelayMs?: number;
   /** More model providers beside the echo model. */
   readonly providers?: readonly ModelProvider[];
+  /** The bridge's upload folder, where the host also stores large tool results. */
+  readonly uploadDir: string;
+  /** The tools the models may call. @default BUILTIN_TOOLS */
+  readonly tools?: readonly Tool[];
 }
 
 /** The kv key of the roots authorised from the console, a JSON array of absolute paths. */
@@ -80,6 +86,7 @@ export class ChatController {
   private readonly toolCalls: ToolCalls;
   private readonly attachments: Attachments;
   private readonly registry: ModelRegistry;
+  private readonly tools: readonly Tool[];
   private readonly listeners = new Set<() => void>();
   private sessionRevision = 0;
   private settings: Settings;
@@ -94,8 +101,20 @@ export class ChatController {
     this.registry = new ModelRegistry([echo, ...(options.providers ?? [])]);
     this.runner = new ReplyRunner(this.executor, this.replySink());
     this.selection = new Selection(this.store, this.registry.defaultModel, (id) => this.registry.has(id));
-    this.toolCalls = new ToolCalls(this.store, this.selection, BUILTIN_TOOLS);
-    this.attachments = new Attachments(this.store);
+    this.attachments = new Attachments(this.store, options.uploadDir);
+    this.tools = options.tools ?? BUILTIN_TOOLS;
+    this.toolCalls = new ToolCalls({
+      store: this.store,
+      selection: this.selection,
+      tools: this.tools,
+      attachments: this.attachments,
+      runner: this.runner,
+      onBackgroundResult: (conversationId, result) => {
+        if (this.closed) return;
+        this.followToolResult(conversationId, result);
+        this.refresh();
+      },
+    });
     this.settings = loadSettings(this.store);
     this.store.stopInterruptedMessages();
     for (const root of this.addedRoots()) {
@@ -385,7 +404,7 @@ export class ChatController {
 
   /** Allows (runs the tool) or denies a pending tool call, and finishes its reply. */
   approve(approvalId: string, decision: 'allow' | 'deny'): ActionResultOf<'approve'> {
-    const { conversationId, result } = this.toolCalls.decide(approvalId, decision);
+    const { conversationId, result } = this.toolCalls.decide(approvalId, decision, this.settings);
     this.followToolResult(conversationId, result);
     this.refresh();
     return { approvalId, decision };
@@ -422,13 +441,7 @@ export class ChatController {
       onText: (conversationId, messageId, text) => this.appendText(conversationId, messageId, text),
       onToolCall: (conversationId, messageId, name, args) => {
         if (this.closed) return;
-        const result = this.toolCalls.handle(
-          conversationId,
-          messageId,
-          name,
-          args,
-          this.settings.autoApprove,
-        );
+        const result = this.toolCalls.handle(conversationId, messageId, name, args, this.settings);
         this.followToolResult(conversationId, result);
         this.refresh();
       },
@@ -478,23 +491,13 @@ export class ChatController {
     const model = this.modelOf(reply);
     const provider = this.registry.providerOf(model);
     if (!provider) throw notApplicable(`There is no model "${model}".`);
-    const history = selection.tree.path(reply.parent_id).map((row): ModelMessage => {
-      const message: ModelMessage = {
-        id: row.id,
-        parentId: row.parent_id,
-        role: row.role,
-        text: row.text,
-        attachments: [...selection.tree.attachmentsOf(row.id)],
-      };
-      return row.tool_name === null
-        ? message
-        : { ...message, tool: { name: row.tool_name, args: row.tool_args ?? '{}' } };
-    });
     this.runner.start(selection.conversationId, reply.id, provider, {
       model,
       systemPrompt: this.settings.systemPrompt,
-      messages: history,
-      tools: BUILTIN_TOOLS.map(({ name, description, parameters }) => ({ name, description, parameters })),
+      messages: modelHistory(selection.tree.path(reply.parent_id), selection.tree, (id) =>
+        this.attachments.file(id),
+      ),
+      tools: offeredTools(this.tools, this.settings),
       partial: reply.text,
     });
   }
@@ -556,6 +559,7 @@ export class ChatController {
       streamingMessageId: this.runner.streamingMessage(this.selection.conversationId),
       roots: this.authoriser.roots,
       models: this.registry.list,
+      tools: this.tools,
       settings: this.settings,
     });
     this.commit(share(this.projection, next));

@@ -57,6 +57,34 @@ export class ReplyRunner {
     return true;
   }
 
+  /**
+   * Tracks background work that continues a conversation's turn (a tool running a command) as
+   * if it were a reply: it counts as the conversation's streaming message, `stop` aborts it,
+   * and `done` runs as an executor task once `work` settles, unless it was stopped first.
+   * `work` must not reject.
+   */
+  track<T>(
+    conversationId: string,
+    messageId: string,
+    abort: AbortController,
+    work: Promise<T>,
+    done: (value: T) => void,
+  ): void {
+    if (this.active.has(conversationId)) throw new Error('A reply is already running in this conversation.');
+    const entry: ActiveReply = { messageId, abort };
+    this.active.set(conversationId, entry);
+    work
+      .then((value) =>
+        this.report(conversationId, entry, () => {
+          this.active.delete(conversationId);
+          done(value);
+        }),
+      )
+      .catch(() => {
+        // As in `start`: reporting failed because the controller closed meanwhile.
+      });
+  }
+
   /** Stops every reply (service shutdown). */
   stopAll(): void {
     for (const conversationId of [...this.active.keys()]) this.stop(conversationId);

@@ -1,3 +1,4 @@
+import type { HostAttachment } from '@webbridge/contract';
 import type { ConversationRow, HostStore, MessagePatch, MessageRow } from '../db/HostStore';
 import { newId } from '../ids';
 import { notFound } from './errors';
@@ -144,6 +145,11 @@ export class Selection {
   insertMessage(row: MessageRow): void {
     this.store.insertMessage(row);
     if (row.conversation_id === this.conversationId) this.tree.add(row);
+  }
+
+  /** Shows attachments already recorded for a message on the tree, when it is the current conversation's. */
+  attach(conversationId: string, messageId: string, attachments: readonly HostAttachment[]): void {
+    if (conversationId === this.conversationId) this.tree.attach(messageId, attachments);
   }
 
   patchMessage(conversationId: string, messageId: string, patch: MessagePatch): MessageRow {

@@ -1,36 +1,58 @@
+import type { Settings } from '@webbridge/contract';
 import type { HostStore, MessageRow } from '../db/HostStore';
 import { newId } from '../ids';
+import type { Attachments } from './Attachments';
 import { notApplicable, notFound } from './errors';
+import { shownResult } from './largeToolResult';
+import type { ReplyRunner } from './ReplyRunner';
 import type { Selection } from './Selection';
-import { executeTool, parseToolArgs, type ToolOutcome } from './tools/executeTool';
-import type { Tool } from './tools/Tool';
+import { executeTool, parseToolArgs, refusal, type ToolOutcome } from './tools/executeTool';
+import { isToolEnabled, type Tool, type ToolArgs } from './tools/Tool';
+
+/** What {@link ToolCalls} works with. */
+export interface ToolCallsOptions {
+  readonly store: HostStore;
+  readonly selection: Selection;
+  readonly tools: readonly Tool[];
+  /** Where large results are stored. */
+  readonly attachments: Attachments;
+  /** Tracks tools that run in the background, so they show as running and `stop` aborts them. */
+  readonly runner: ReplyRunner;
+  /** Told (inside an executor task) when a background tool's result has been recorded. */
+  readonly onBackgroundResult: (conversationId: string, result: MessageRow) => void;
+}
 
 /**
  * What happens after a model calls a tool: run it at once, or park the call behind an
  * approval and finish it when the user decides. The result becomes a `tool` message under
- * the call, and the call's reply completes.
+ * the call (a large one attached as a file, with a preview as its text), and the call's reply
+ * completes. A tool that works in the background (a command) keeps the call `streaming` until
+ * it ends; `stop` aborts it.
  */
 export class ToolCalls {
   private readonly store: HostStore;
   private readonly selection: Selection;
   private readonly tools: ReadonlyMap<string, Tool>;
+  private readonly options: ToolCallsOptions;
 
-  constructor(store: HostStore, selection: Selection, tools: readonly Tool[]) {
-    this.store = store;
-    this.selection = selection;
-    this.tools = new Map(tools.map((tool) => [tool.name, tool]));
+  constructor(options: ToolCallsOptions) {
+    this.options = options;
+    this.store = options.store;
+    this.selection = options.selection;
+    this.tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   }
 
   /**
    * Handles a call a reply made. Runs inside an executor task. Returns the result message
-   * when the tool ran at once; undefined when the call waits for approval or was refused.
+   * when the tool ran at once; undefined when the call waits for approval, runs in the
+   * background, or was refused.
    */
   handle(
     conversationId: string,
     messageId: string,
     name: string,
     argsText: string,
-    autoApprove: readonly string[],
+    settings: Settings,
   ): MessageRow | undefined {
     const tool = this.tools.get(name);
     const args = parseToolArgs(argsText);
@@ -43,9 +65,14 @@ export class ToolCalls {
       this.selection.patchMessage(conversationId, messageId, { status: 'error', error: reason });
       return undefined;
     }
-    if (!tool.needsApproval || autoApprove.includes(name)) {
-      const outcome = executeTool(tool, args, this.selection.workspaceOf(conversationId));
-      return this.store.transaction(() => this.record(conversationId, call, null, outcome));
+    if (!isToolEnabled(tool, settings)) {
+      // Answered as a result, not an approval: there is nothing to ask the user.
+      return this.store.transaction(() => this.record(conversationId, call, null, disabled(name)));
+    }
+    // autoApprove is respected for every tool, run_command included: the user chose it for this
+    // session, and it is not remembered across restarts.
+    if (!tool.needsApproval || settings.autoApprove.includes(name)) {
+      return this.execute(conversationId, call, null, tool, args, settings);
     }
     const approvalId = newId();
     this.store.transaction(() => {
@@ -64,31 +91,40 @@ export class ToolCalls {
     return undefined;
   }
 
-  /** Allows (runs the tool) or denies a pending call, and records the result under the call. */
+  /**
+   * Allows (runs the tool) or denies a pending call, and records the result under the call.
+   * `result` is undefined while an allowed tool runs in the background.
+   */
   decide(
     approvalId: string,
     decision: 'allow' | 'deny',
-  ): { readonly conversationId: string; readonly result: MessageRow } {
+    settings: Settings,
+  ): { readonly conversationId: string; readonly result: MessageRow | undefined } {
     const approval = this.store.approval(approvalId);
     if (!approval) throw notFound('approval');
     if (approval.status !== 'pending') throw notApplicable('That approval has already been decided.');
     const call = this.store.message(approval.message_id);
     if (!call) throw notFound('message');
+    const conversationId = approval.conversation_id;
     const tool = this.tools.get(approval.tool);
     const args = parseToolArgs(approval.args);
     let outcome: ToolOutcome;
     if (decision === 'deny') {
       outcome = { text: `Denied: the user did not allow ${approval.tool}.`, status: 'complete', error: null };
     } else if (!tool || !args) {
-      outcome = { text: 'Error: the call cannot be run.', status: 'error', error: 'The call cannot be run.' };
+      outcome = refusal('The call cannot be run.');
+    } else if (!isToolEnabled(tool, settings)) {
+      // The settings changed while the call waited.
+      outcome = disabled(tool.name);
     } else {
-      outcome = executeTool(tool, args, this.selection.workspaceOf(approval.conversation_id));
+      this.store.setApprovalStatus(approvalId, 'allowed');
+      return { conversationId, result: this.execute(conversationId, call, approvalId, tool, args, settings) };
     }
     const result = this.store.transaction(() => {
       this.store.setApprovalStatus(approvalId, decision === 'allow' ? 'allowed' : 'denied');
-      return this.record(approval.conversation_id, call, approvalId, outcome);
+      return this.record(conversationId, call, approvalId, outcome);
     });
-    return { conversationId: approval.conversation_id, result };
+    return { conversationId, result };
   }
 
   /** Cancels a conversation's pending approval (a stop). Returns whether there was one. */
@@ -107,23 +143,56 @@ export class ToolCalls {
     return this.store.pendingApprovals().find((row) => row.conversation_id === conversationId);
   }
 
+  /** Runs a tool: records its result at once, or tracks it while it works in the background. */
+  private execute(
+    conversationId: string,
+    call: MessageRow,
+    approvalId: string | null,
+    tool: Tool,
+    args: ToolArgs,
+    settings: Settings,
+  ): MessageRow | undefined {
+    const abort = new AbortController();
+    const workspace = this.selection.workspaceOf(conversationId);
+    const outcome = executeTool(tool, args, { workspace, settings, signal: abort.signal });
+    if (!(outcome instanceof Promise)) {
+      return this.store.transaction(() => this.record(conversationId, call, approvalId, outcome));
+    }
+    this.selection.patchMessage(conversationId, call.id, { status: 'streaming' });
+    this.options.runner.track(conversationId, call.id, abort, outcome, (ended) => {
+      const result = this.store.transaction(() => this.record(conversationId, call, approvalId, ended));
+      this.options.onBackgroundResult(conversationId, result);
+    });
+    return undefined;
+  }
+
   private record(
     conversationId: string,
     call: MessageRow,
     approvalId: string | null,
     outcome: ToolOutcome,
   ): MessageRow {
+    const shown = shownResult(outcome.text);
     const result: MessageRow = {
-      ...this.selection.newMessage(call.id, 'tool', outcome.text, outcome.status, { conversationId }),
+      ...this.selection.newMessage(call.id, 'tool', shown.text, outcome.status, { conversationId }),
       error: outcome.error,
       tool_name: call.tool_name,
       tool_args: call.tool_args,
       approval_id: approvalId,
     };
     this.selection.insertMessage(result);
+    if (shown.large) {
+      const name = `${call.tool_name ?? 'tool'}-output.txt`;
+      const attachment = this.options.attachments.addText(conversationId, result.id, name, outcome.text);
+      this.selection.attach(conversationId, result.id, [attachment]);
+    }
     this.selection.patchMessage(conversationId, call.id, { status: 'complete' });
     const conversation = this.store.conversation(conversationId);
     if (conversation?.current_leaf_id === call.id) this.selection.setLeaf(conversationId, result.id);
     return result;
   }
+}
+
+function disabled(name: string): ToolOutcome {
+  return refusal(`${name} is disabled in settings.`);
 }

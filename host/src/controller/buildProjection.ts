@@ -4,7 +4,7 @@ import type { ModelInfo } from '../models/ModelProvider';
 import { toApproval, toProject, toSummary, toToolView, toWorkspace } from './projection';
 import type { Selection } from './Selection';
 import { toHostMessage } from './toHostMessage';
-import { BUILTIN_TOOLS } from './tools/builtinTools';
+import type { Tool } from './tools/Tool';
 import { toHostAttachment } from './tree';
 
 /** Everything a projection is built from. */
@@ -16,11 +16,9 @@ export interface ProjectionSources {
   readonly streamingMessageId: string | undefined;
   readonly roots: readonly string[];
   readonly models: readonly ModelInfo[];
+  readonly tools: readonly Tool[];
   readonly settings: Settings;
 }
-
-/** Never changes, so it is built once and keeps its identity forever. */
-const TOOLS_GROUP: Projection['tools'] = { list: BUILTIN_TOOLS.map(toToolView) };
 
 /**
  * Builds a complete, fresh projection. The caller passes it through `share` against the
@@ -39,7 +37,8 @@ export function buildProjection(sources: ProjectionSources): Projection {
     },
     projects: { list: store.projects().map(toProject), roots: sources.roots.map(toWorkspace) },
     models: { current: selection.modelId, list: [...sources.models] },
-    tools: TOOLS_GROUP,
+    // Rebuilt each time; `share` keeps the previous object while nothing in it changed.
+    tools: { list: sources.tools.map((tool) => toToolView(tool, sources.settings)) },
     approvals,
     settings: sources.settings,
   };

@@ -6,6 +6,7 @@ import { MainExecutor } from '../executor/MainExecutor';
 import type { ModelProvider } from '../models/ModelProvider';
 import { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { ChatController } from './ChatController';
+import type { Tool } from './tools/Tool';
 
 /** Options of {@link openChatController}. */
 export interface OpenChatControllerOptions {
@@ -19,6 +20,8 @@ export interface OpenChatControllerOptions {
   readonly executor?: MainExecutor;
   /** More model providers beside the echo model. */
   readonly providers?: readonly ModelProvider[];
+  /** The tools models may call. @default BUILTIN_TOOLS */
+  readonly tools?: readonly Tool[];
 }
 
 /**
@@ -42,8 +45,11 @@ export function openChatController(options: OpenChatControllerOptions): ChatCont
       store,
       authoriser,
       executor: options.executor ?? new MainExecutor(),
+      // The bridge's upload folder (see startHost): the host's own files live beside uploads.
+      uploadDir: path.join(dataDir, 'uploads'),
       ...(options.echoDelayMs === undefined ? {} : { echoDelayMs: options.echoDelayMs }),
       ...(options.providers === undefined ? {} : { providers: options.providers }),
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
     });
   } catch (error) {
     store.close();

@@ -30,10 +30,13 @@ describe('persistence', () => {
       allowCommands: false,
       systemPrompt: '',
     });
-    expect(state.tools.list.map((t) => [t.name, t.needsApproval])).toEqual([
-      ['list_files', false],
-      ['read_file', false],
-      ['write_file', true],
+    expect(state.tools.list.map((t) => [t.name, t.needsApproval, t.enabled])).toEqual([
+      ['list_files', false, true],
+      ['read_file', false, true],
+      ['search_text', false, true],
+      ['write_file', true, true],
+      ['patch_file', true, true],
+      ['run_command', true, false],
     ]);
   });
 

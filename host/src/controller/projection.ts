@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Approval, Projection } from '@webbridge/contract';
+import type { Approval, Projection, Settings } from '@webbridge/contract';
 import type { ApprovalRow, ConversationRow, ProjectRow } from '../db/HostStore';
-import type { Tool } from './tools/Tool';
+import { isToolEnabled, type Tool } from './tools/Tool';
 
 /** The title a conversation shows until its first message names it. */
 export const UNTITLED = 'New conversation';
@@ -45,7 +45,12 @@ export function toApproval(row: ApprovalRow): Approval {
   };
 }
 
-/** A tool as the projection lists it. */
-export function toToolView(tool: Tool): ToolView {
-  return { name: tool.name, description: tool.description, needsApproval: tool.needsApproval, enabled: true };
+/** A tool as the projection lists it under the given settings. */
+export function toToolView(tool: Tool, settings: Settings): ToolView {
+  return {
+    name: tool.name,
+    description: tool.description,
+    needsApproval: tool.needsApproval,
+    enabled: isToolEnabled(tool, settings),
+  };
 }

@@ -1,4 +1,4 @@
-import type { HostMessage, Projection } from '@webbridge/contract';
+import type { HostAttachment, HostMessage, Projection } from '@webbridge/contract';
 
 /** A model as listed in the projection. */
 export type ModelInfo = Projection['models']['list'][number];
@@ -17,11 +17,19 @@ export interface ModelTool {
 }
 
 /**
+ * An attachment of a message a model answers: what the projection shows and, when its file
+ * exists, the file's path, so a provider can read it (when it sends, outside the executor).
+ */
+export type ModelAttachment = HostAttachment & { readonly path?: string };
+
+/**
  * One message of the history a model answers. `tool` is set on an assistant message that
  * called a tool and on the `tool` message that carries the call's result (whose parent is
  * the call).
  */
-export type ModelMessage = Pick<HostMessage, 'id' | 'parentId' | 'role' | 'text' | 'attachments' | 'tool'>;
+export type ModelMessage = Pick<HostMessage, 'id' | 'parentId' | 'role' | 'text' | 'tool'> & {
+  readonly attachments: readonly ModelAttachment[];
+};
 
 /** One request for a reply. */
 export interface ModelRequest {

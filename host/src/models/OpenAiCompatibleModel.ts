@@ -3,7 +3,8 @@ import type { ModelEvent, ModelInfo, ModelProvider, ModelRequest } from './Model
 import { ChatStreamDecoder } from './openai/ChatStreamDecoder';
 import { clean, httpFailure, networkFailure } from './openai/describeFailure';
 import { IdleTimer } from './openai/IdleTimer';
-import { toChatMessages } from './openai/toChatMessages';
+import { loadAttachments } from './openai/loadAttachments';
+import { type LoadedAttachments, toChatMessages } from './openai/toChatMessages';
 
 /** Options of {@link OpenAiCompatibleModel}. */
 export interface OpenAiCompatibleOptions {
@@ -54,12 +55,13 @@ export class OpenAiCompatibleModel implements ModelProvider {
     const fail = (error: unknown) =>
       signal.aborted ? error : networkFailure(error, origin, timer.expired ? this.timeoutMs : undefined);
     try {
+      const attachments = await loadAttachments(request.messages, signal);
       let response: Response;
       try {
         response = await fetch(`${this.baseUrl}/chat/completions`, {
           method: 'POST',
           headers: this.headers({ 'Content-Type': 'application/json', Accept: 'text/event-stream' }),
-          body: JSON.stringify(this.body(request)),
+          body: JSON.stringify(this.body(request, attachments)),
           signal: AbortSignal.any([signal, timer.signal]),
         });
       } catch (error) {
@@ -104,11 +106,11 @@ export class OpenAiCompatibleModel implements ModelProvider {
     }
   }
 
-  private body(request: ModelRequest): Record<string, unknown> {
+  private body(request: ModelRequest, attachments: LoadedAttachments): Record<string, unknown> {
     const body: Record<string, unknown> = {
       model: request.model,
       stream: true,
-      messages: toChatMessages(request),
+      messages: toChatMessages(request, attachments),
     };
     if (request.tools.length > 0) {
       body.tools = request.tools.map((tool) => ({

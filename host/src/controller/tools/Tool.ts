@@ -1,7 +1,18 @@
+import type { Settings } from '@webbridge/contract';
 import { ToolError } from './ToolError';
 
 /** Arguments of a tool call, parsed from the model's JSON. */
 export type ToolArgs = Readonly<Record<string, unknown>>;
+
+/** What a tool call runs with. */
+export interface ToolContext {
+  /** The real path of the project's workspace folder; every path argument stays inside it. */
+  readonly workspace: string;
+  /** The settings at the time the call runs. */
+  readonly settings: Settings;
+  /** Aborted when the user stops the call (or the host shuts down). */
+  readonly signal: AbortSignal;
+}
 
 /**
  * A tool the model may call. It acts inside one project's workspace folder and returns the
@@ -14,10 +25,25 @@ export interface Tool {
   readonly needsApproval: boolean;
   /** JSON Schema of the arguments, offered to models that call tools by schema. */
   readonly parameters: Readonly<Record<string, unknown>>;
+  /**
+   * Whether the settings allow calls at all. A disabled tool is listed (with `enabled: false`)
+   * but not offered to models, and a call of it fails without asking. Absent: always enabled.
+   */
+  enabled?(settings: Settings): boolean;
   /** One line a person can judge the call by. Never throws. */
   summarize(args: ToolArgs): string;
-  /** Carries out the call. Throws {@link ToolError} when it cannot. */
-  run(args: ToolArgs, workspace: string): string;
+  /**
+   * Carries out the call and returns the result text: at once for quick work on the main
+   * executor, or as a promise for long work (a command), which then shows as the conversation's
+   * running step until it settles and is abandoned when `context.signal` aborts. Throws (or
+   * rejects with) a {@link ToolError} when it cannot.
+   */
+  run(args: ToolArgs, context: ToolContext): string | Promise<string>;
+}
+
+/** Whether a tool may be called under these settings. */
+export function isToolEnabled(tool: Tool, settings: Settings): boolean {
+  return tool.enabled === undefined || tool.enabled(settings);
 }
 
 /** Reads a string argument, or throws a {@link ToolError} naming it. */
@@ -30,6 +56,23 @@ export function stringArg(args: ToolArgs, name: string): string {
 /** Reads an optional string argument. */
 export function optionalStringArg(args: ToolArgs, name: string): string | undefined {
   return args[name] === undefined ? undefined : stringArg(args, name);
+}
+
+/** Reads an optional integer argument within `[min, max]`, or throws a {@link ToolError} naming it. */
+export function optionalIntArg(args: ToolArgs, name: string, min: number, max: number): number | undefined {
+  const value = args[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new ToolError(`The argument "${name}" must be a whole number from ${min} to ${max}.`);
+  }
+  return value;
+}
+
+/** Reads an optional boolean argument. */
+export function optionalBooleanArg(args: ToolArgs, name: string): boolean | undefined {
+  const value = args[name];
+  if (value === undefined || typeof value === 'boolean') return value;
+  throw new ToolError(`The argument "${name}" must be true or false.`);
 }
 
 /** A short, single-line rendering of a value for summaries. */

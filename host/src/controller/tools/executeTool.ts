@@ -1,4 +1,4 @@
-import type { Tool, ToolArgs } from './Tool';
+import type { Tool, ToolArgs, ToolContext } from './Tool';
 import { ToolError } from './ToolError';
 
 /** How a tool call ended, ready to be recorded as a `tool` message. */
@@ -9,16 +9,29 @@ export interface ToolOutcome {
 }
 
 /**
- * Runs a tool and turns any failure into a recorded outcome. Unexpected errors are reduced to
- * a generic message, because their text (from fs, say) can name paths outside the workspace.
+ * Runs a tool and turns any failure into a recorded outcome: at once for a tool that answers
+ * at once, as a promise (that never rejects) for one that works in the background.
+ * Unexpected errors are reduced to a generic message, because their text (from fs, say) can
+ * name paths outside the workspace.
  */
-export function executeTool(tool: Tool, args: ToolArgs, workspace: string): ToolOutcome {
+export function executeTool(
+  tool: Tool,
+  args: ToolArgs,
+  context: ToolContext,
+): ToolOutcome | Promise<ToolOutcome> {
+  let value: string | Promise<string>;
   try {
-    return { text: tool.run(args, workspace), status: 'complete', error: null };
+    value = tool.run(args, context);
   } catch (error) {
-    const reason = error instanceof ToolError ? error.message : `The tool ${tool.name} failed.`;
-    return { text: `Error: ${reason}`, status: 'error', error: reason };
+    return failure(tool, error);
   }
+  if (typeof value === 'string') return success(value);
+  return value.then(success, (error: unknown) => failure(tool, error));
+}
+
+/** The outcome of a call that was refused before it ran. */
+export function refusal(reason: string): ToolOutcome {
+  return { text: `Error: ${reason}`, status: 'error', error: reason };
 }
 
 /** Parses a tool call's JSON arguments; undefined unless they are a JSON object. */
@@ -30,4 +43,12 @@ export function parseToolArgs(text: string): ToolArgs | undefined {
   } catch {
     return undefined;
   }
+}
+
+function success(text: string): ToolOutcome {
+  return { text, status: 'complete', error: null };
+}
+
+function failure(tool: Tool, error: unknown): ToolOutcome {
+  return refusal(error instanceof ToolError ? error.message : `The tool ${tool.name} failed.`);
 }

@@ -19,7 +19,7 @@ export const listFiles: Tool = {
     additionalProperties: false,
   },
   summarize: (args) => `List files in ${preview(args.path ?? '.')}`,
-  run(args, workspace) {
+  run(args, { workspace }) {
     const folder = resolveInWorkspace(workspace, optionalStringArg(args, 'path') ?? '.');
     let entries: fs.Dirent[];
     try {

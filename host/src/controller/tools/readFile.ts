@@ -18,7 +18,7 @@ export const readFile: Tool = {
     additionalProperties: false,
   },
   summarize: (args) => `Read ${preview(args.path)}`,
-  run(args, workspace) {
+  run(args, { workspace }) {
     const file = resolveInWorkspace(workspace, stringArg(args, 'path'));
     let fd: number;
     try {

@@ -22,7 +22,7 @@ export const writeFile: Tool = {
     const size = typeof args.content === 'string' ? Buffer.byteLength(args.content) : 0;
     return `Write ${size} bytes to ${preview(args.path)}`;
   },
-  run(args, workspace) {
+  run(args, { workspace }) {
     const content = stringArg(args, 'content');
     const file = resolveInWorkspace(workspace, stringArg(args, 'path'));
     fs.mkdirSync(path.dirname(file), { recursive: true });
