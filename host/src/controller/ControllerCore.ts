@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import type { Projection, SessionIdentity, Settings } from '@webbridge/contract';
+import type { HostStore, MessageRow } from '../db/HostStore';
+import type { MainExecutor } from '../executor/MainExecutor';
+import { EchoModel } from '../models/EchoModel';
+import { ModelRegistry } from '../models/ModelRegistry';
+import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
+import { Attachments } from './Attachments';
+import { buildProjection } from './buildProjection';
+import type { ChatControllerOptions } from './ChatController';
+import { notApplicable, notFound } from './errors';
+import { followToolResult } from './followToolResult';
+import { modelHistory, offeredTools } from './modelHistory';
+import { ProjectionPublisher } from './ProjectionPublisher';
+import { ReplyRunner } from './ReplyRunner';
+import { createReplySink } from './replySink';
+import { Selection } from './Selection';
+import { loadSettings } from './settings';
+import { ToolCalls } from './ToolCalls';
+import { BUILTIN_TOOLS } from './tools/builtinTools';
+import type { Tool } from './tools/Tool';
+import { restoreWorkspaceRoots } from './workspaceRoots';
+
+/**
+ * The state the controller's action groups share, and the few steps they all take: publish a
+ * new projection, start a reply, move to another conversation, refuse to act mid-reply.
+ *
+ * Internal to the controller folder: {@link ChatController} is the public face. Every method
+ * must run on the main executor, like the controller's.
+ */
+export class ControllerCore {
+  /** The executor every state change runs on. */
+  readonly executor: MainExecutor;
+  /** The authorised workspace roots. */
+  readonly authoriser: WorkspaceAuthoriser;
+  /** Random id of this run of the host process. */
+  readonly instanceId: string = randomBytes(12).toString('base64url');
+  /** The SQLite store; closed by {@link close}. */
+  readonly store: HostStore;
+  /** The model replies (and background tools) running now. */
+  readonly runner: ReplyRunner;
+  /** The current project, conversation, branch and model. */
+  readonly selection: Selection;
+  /** Tool calls and their approvals. */
+  readonly toolCalls: ToolCalls;
+  /** Uploaded files, pending or attached to messages. */
+  readonly attachments: Attachments;
+  /** The echo model and the configured providers. */
+  readonly registry: ModelRegistry;
+  /** The tools the models may call. */
+  readonly tools: readonly Tool[];
+  /** The current projection and its subscribers. */
+  readonly publisher = new ProjectionPublisher();
+  /** The current settings; replaced (never mutated) on update, as the projection shares them. */
+  settings: Settings;
+  /** Set by {@link close}; late replies and tool results check it so they touch nothing after. */
+  closed = false;
+  private sessionRevision = 0;
+
+  constructor(options: ChatControllerOptions) {
+    this.store = options.store;
+    this.executor = options.executor;
+    this.authoriser = options.authoriser;
+    const echo = new EchoModel(options.echoDelayMs === undefined ? {} : { delayMs: options.echoDelayMs });
+    this.registry = new ModelRegistry([echo, ...(options.providers ?? [])]);
+    this.runner = new ReplyRunner(this.executor, createReplySink(this));
+    this.selection = new Selection(this.store, this.registry.defaultModel, (id) => this.registry.has(id));
+    this.attachments = new Attachments(this.store, options.uploadDir);
+    this.tools = options.tools ?? BUILTIN_TOOLS;
+    this.toolCalls = new ToolCalls({
+      store: this.store,
+      selection: this.selection,
+      tools: this.tools,
+      attachments: this.attachments,
+      runner: this.runner,
+      onBackgroundResult: (conversationId, result) => {
+        if (this.closed) return;
+        followToolResult(this, conversationId, result);
+        this.refresh();
+      },
+    });
+    this.settings = loadSettings(this.store);
+    this.store.stopInterruptedMessages();
+    restoreWorkspaceRoots(this.store, this.authoriser);
+    const defaultWorkspace = this.authoriser.roots[0];
+    if (defaultWorkspace === undefined) throw new Error('At least one workspace root is needed.');
+    this.selection.restore(defaultWorkspace);
+    this.refresh();
+  }
+
+  /** Where a send would land now. */
+  identity(): SessionIdentity {
+    const { conversationId, projectId } = this.selection;
+    return { instanceId: this.instanceId, sessionRevision: this.sessionRevision, conversationId, projectId };
+  }
+
+  /**
+   * Records that the destination of a send has changed (conversation, project, branch, edit),
+   * so that a client still acting on the old one is refused instead of writing to the wrong place.
+   */
+  bumpSessionRevision(): void {
+    this.sessionRevision++;
+  }
+
+  /** Rebuilds the projection from the store and memory, sharing every unchanged part. */
+  refresh(): void {
+    if (this.closed) return;
+    this.publisher.publish(
+      buildProjection({
+        store: this.store,
+        selection: this.selection,
+        identity: this.identity(),
+        streamingMessageId: this.runner.streamingMessage(this.selection.conversationId),
+        roots: this.authoriser.roots,
+        models: this.registry.list,
+        tools: this.tools,
+        settings: this.settings,
+      }),
+    );
+  }
+
+  /** The current projection (immutable; cheap). */
+  readState(): Projection {
+    return this.publisher.read();
+  }
+
+  /** Makes a conversation current: a new place for sends, so a new session revision. */
+  moveTo(conversationId: string): void {
+    const row = this.store.conversation(conversationId);
+    if (!row) throw notFound('conversation');
+    this.selection.switchTo(row);
+    this.bumpSessionRevision();
+    this.refresh();
+  }
+
+  /** Starts streaming `reply` (already inserted) as the answer to the branch above it. */
+  startReply(reply: MessageRow): void {
+    const { selection } = this;
+    const model = this.modelOf(reply);
+    const provider = this.registry.providerOf(model);
+    if (!provider) throw notApplicable(`There is no model "${model}".`);
+    this.runner.start(selection.conversationId, reply.id, provider, {
+      model,
+      systemPrompt: this.settings.systemPrompt,
+      messages: modelHistory(selection.tree.path(reply.parent_id), selection.tree, (id) =>
+        this.attachments.file(id),
+      ),
+      tools: offeredTools(this.tools, this.settings),
+      partial: reply.text,
+    });
+  }
+
+  /**
+   * The model a reply is (or was) written by. A model that is no longer configured falls back
+   * to the current one, so a reply of a removed provider can still be continued.
+   */
+  modelOf(reply: MessageRow): string {
+    return reply.model !== null && this.registry.has(reply.model) ? reply.model : this.selection.modelId;
+  }
+
+  /** Throws unless the current conversation is idle: no reply streaming, no approval pending. */
+  assertIdle(): void {
+    const conversationId = this.selection.conversationId;
+    if (this.runner.streamingMessage(conversationId) !== undefined) {
+      throw notApplicable('A reply is streaming; stop it first.');
+    }
+    if (this.toolCalls.pendingOf(conversationId)) {
+      throw notApplicable('A tool call waits for approval; allow or deny it first.');
+    }
+  }
+
+  /** Stops every reply (cancelling its timers) and closes the database. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.runner.stopAll();
+    this.publisher.clear();
+    this.store.close();
+  }
+}

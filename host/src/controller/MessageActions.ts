@@ -1,0 +1,161 @@
+import type { ActionResultOf } from '@webbridge/contract';
+import { newId } from '../ids';
+import type { ControllerCore } from './ControllerCore';
+import { notApplicable, notFound } from './errors';
+import { titleFrom } from './titleFrom';
+import { toHostAttachment } from './tree';
+
+/**
+ * The actions on the current conversation's message tree: send, stop, continue, and the ones
+ * that fork it (branch, edit, regenerate). Each throws `BridgeError` (`not_found`,
+ * `not_applicable`) when it does not apply, and publishes the new projection when it does.
+ */
+export class MessageActions {
+  private readonly core: ControllerCore;
+
+  constructor(core: ControllerCore) {
+    this.core = core;
+  }
+
+  /** Sends a user message (with pending attachments) and starts the reply. */
+  send(text: string, attachmentIds?: readonly string[]): ActionResultOf<'send'> {
+    const { core } = this;
+    core.assertIdle();
+    const { selection, store } = core;
+    const chosen = core.attachments.pick(selection.conversationId, attachmentIds);
+    if (text.trim() === '' && chosen.length === 0) throw notApplicable('There is nothing to send.');
+    const conversation = selection.currentConversation();
+    const user = selection.newMessage(selection.leafId, 'user', text, 'complete');
+    const reply = selection.newMessage(user.id, 'assistant', '', 'streaming', { model: selection.modelId });
+    store.transaction(() => {
+      selection.insertMessage(user);
+      for (const attachment of chosen) store.attachToMessage(attachment.id, user.id);
+      selection.insertMessage(reply);
+      selection.setLeaf(conversation.id, reply.id);
+      if (conversation.title === '') store.setConversationTitle(conversation.id, titleFrom(text, chosen));
+    });
+    selection.tree.attach(user.id, chosen.map(toHostAttachment));
+    core.startReply(reply);
+    core.refresh();
+    return { conversationId: conversation.id, messageId: user.id, replyId: reply.id };
+  }
+
+  /** Stops the current conversation's reply, or cancels the approval it waits for. */
+  stop(): ActionResultOf<'stop'> {
+    const { core } = this;
+    const conversationId = core.selection.conversationId;
+    const streaming = core.runner.streamingMessage(conversationId);
+    if (streaming !== undefined && core.runner.stop(conversationId)) {
+      core.selection.patchMessage(conversationId, streaming, { status: 'stopped' });
+    } else if (!core.toolCalls.cancel(conversationId)) {
+      // Not an error: a stop that races the reply's own end is normal and should not alarm anyone.
+      return { stopped: false };
+    }
+    core.refresh();
+    return { stopped: true };
+  }
+
+  /** Resumes the stopped reply at the end of the current branch. */
+  continue(): ActionResultOf<'continue'> {
+    const { core } = this;
+    core.assertIdle();
+    const { selection } = core;
+    const leaf = selection.leafId === null ? undefined : selection.tree.get(selection.leafId);
+    if (leaf?.role !== 'assistant' || leaf.tool_name !== null) {
+      throw notApplicable('The conversation does not end with a reply that can be continued.');
+    }
+    if (leaf.status !== 'stopped' && leaf.status !== 'error')
+      throw notApplicable('The last reply is not stopped.');
+    const row = selection.patchMessage(selection.conversationId, leaf.id, {
+      status: 'streaming',
+      error: null,
+    });
+    core.startReply(row);
+    core.refresh();
+    return { messageId: leaf.id };
+  }
+
+  /** Switches the fork at `messageId` (on the current branch) to its sibling at `index`. */
+  branch(messageId: string, index: number): ActionResultOf<'branch'> {
+    const { core } = this;
+    core.assertIdle();
+    const { selection } = core;
+    const { tree } = selection;
+    if (!tree.get(messageId)) throw notFound('message');
+    const siblings = tree.siblingsOf(messageId);
+    const onBranch = new Set(selection.path().map((row) => row.id));
+    // Any sibling of the one shown will do: they name the same fork, and a client that has
+    // just switched may still hold the id it switched away from.
+    if (!siblings.some((id) => onBranch.has(id))) {
+      throw notApplicable('That message is not at a fork of the current branch.');
+    }
+    const target = siblings[index];
+    if (target === undefined) throw notApplicable('That message has no sibling at this index.');
+    const leaf = tree.newestDeepestLeaf(target);
+    if (leaf !== selection.leafId) {
+      selection.setLeaf(selection.conversationId, leaf);
+      core.bumpSessionRevision();
+      core.refresh();
+    }
+    return { messageId: target };
+  }
+
+  /** Adds an edited version of a user message as its new sibling, and answers it. */
+  editMessage(messageId: string, text: string): ActionResultOf<'editMessage'> {
+    const { core } = this;
+    core.assertIdle();
+    const { selection, store } = core;
+    const original = selection.tree.get(messageId);
+    if (!original) throw notFound('message');
+    if (original.role !== 'user') throw notApplicable('Only user messages can be edited.');
+    const attachments = core.attachments.ofMessage(selection.conversationId, messageId);
+    if (text.trim() === '' && attachments.length === 0) throw notApplicable('An edit cannot be empty.');
+    const user = selection.newMessage(original.parent_id, 'user', text, 'complete');
+    const reply = selection.newMessage(user.id, 'assistant', '', 'streaming', { model: selection.modelId });
+    // The edit keeps the original's attachments: copies of their rows share the file, which is
+    // deleted with the conversation, never before.
+    const copies = attachments.map((row) => ({ ...row, id: newId(), message_id: user.id }));
+    store.transaction(() => {
+      selection.insertMessage(user);
+      for (const copy of copies) store.insertAttachment(copy);
+      selection.insertMessage(reply);
+      selection.setLeaf(selection.conversationId, reply.id);
+    });
+    selection.tree.attach(user.id, copies.map(toHostAttachment));
+    core.bumpSessionRevision();
+    core.startReply(reply);
+    core.refresh();
+    return { messageId: user.id, replyId: reply.id };
+  }
+
+  /** Answers again the message an assistant reply answered (default: the last reply). */
+  regenerate(messageId?: string): ActionResultOf<'regenerate'> {
+    const { core } = this;
+    core.assertIdle();
+    const { selection } = core;
+    const target =
+      messageId === undefined
+        ? selection
+            .path()
+            .reverse()
+            .find((row) => row.role === 'assistant')
+        : selection.tree.get(messageId);
+    if (!target) {
+      if (messageId !== undefined) throw notFound('message');
+      throw notApplicable('There is no reply to regenerate.');
+    }
+    if (target.role !== 'assistant') throw notApplicable('Only assistant replies can be regenerated.');
+    if (target.parent_id === null) throw notApplicable('That reply answers nothing.');
+    const reply = selection.newMessage(target.parent_id, 'assistant', '', 'streaming', {
+      model: selection.modelId,
+    });
+    core.store.transaction(() => {
+      selection.insertMessage(reply);
+      selection.setLeaf(selection.conversationId, reply.id);
+    });
+    core.bumpSessionRevision();
+    core.startReply(reply);
+    core.refresh();
+    return { replyId: reply.id };
+  }
+}

@@ -1,0 +1,42 @@
+import { BridgeError } from '@webbridge/server';
+import { ModelError } from '../models/ModelError';
+import type { ControllerCore } from './ControllerCore';
+import { followToolResult } from './followToolResult';
+import type { ReplySink } from './ReplyRunner';
+
+/**
+ * Where the controller's running replies report to: streamed text, tool calls, the end and
+ * failures, each written to the store and published.
+ *
+ * Each report checks `core.closed` first: after `close()` the store is gone, and a report that
+ * raced the shutdown must leave it alone.
+ */
+export function createReplySink(core: ControllerCore): ReplySink {
+  return {
+    onText: (conversationId, messageId, text) => {
+      if (core.closed || !core.selection.appendText(conversationId, messageId, text)) return;
+      core.publisher.appendText(messageId, text);
+    },
+    onToolCall: (conversationId, messageId, name, args) => {
+      if (core.closed) return;
+      const result = core.toolCalls.handle(conversationId, messageId, name, args, core.settings);
+      followToolResult(core, conversationId, result);
+      core.refresh();
+    },
+    onFinish: (conversationId, messageId) => {
+      if (core.closed) return;
+      core.selection.patchMessage(conversationId, messageId, { status: 'complete' });
+      core.refresh();
+    },
+    onError: (conversationId, messageId, error) => {
+      if (core.closed) return;
+      // Foreign errors can carry URLs, paths or keys; show only the messages written for people.
+      const reason =
+        error instanceof BridgeError || error instanceof ModelError
+          ? error.message
+          : 'The model failed to answer.';
+      core.selection.patchMessage(conversationId, messageId, { status: 'error', error: reason });
+      core.refresh();
+    },
+  };
+}
