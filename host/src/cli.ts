@@ -22,7 +22,8 @@ async function serve(config: ServeConfig): Promise<void> {
     hostname: config.hostname,
     echoDelayMs: config.echoDelayMs,
     workspaceRoots: config.workspaceRoots,
-    logLevel: config.logLevel,
+    // A request line per request would bury the console's prompt; a service logs them all.
+    logLevel: config.logLevel ?? (config.console && process.stdin.isTTY ? 'warn' : 'info'),
     // Log lines go to stderr: stdout is for the person (and scripts) reading the URL and code.
     tuning: { logDestination: process.stderr },
     ...(config.heartbeatMs === undefined ? {} : { heartbeatMs: config.heartbeatMs }),

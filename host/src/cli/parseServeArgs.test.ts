@@ -16,7 +16,7 @@ describe('parseServeArgs', () => {
       echoDelayMs: 30,
       uploadLimit: undefined,
       workspaceRoots: [],
-      logLevel: 'info',
+      logLevel: undefined,
       console: true,
       help: false,
       openai: undefined,

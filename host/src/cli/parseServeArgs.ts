@@ -16,7 +16,8 @@ export interface ServeConfig {
   readonly echoDelayMs: number;
   readonly uploadLimit: number | undefined;
   readonly workspaceRoots: readonly string[];
-  readonly logLevel: NonNullable<BridgeOptions['logLevel']>;
+  /** Undefined when not given: the CLI picks `warn` with an interactive console, else `info`. */
+  readonly logLevel: NonNullable<BridgeOptions['logLevel']> | undefined;
   readonly console: boolean;
   readonly help: boolean;
   /** The OpenAI-compatible endpoint, when `--openai-base-url` is given. Holds the key: never log it. */
@@ -38,7 +39,8 @@ Options:
   --media-ttl-ms <ms>     lifetime of a media id (default 300000)
   --upload-limit <bytes>  largest upload (default 26214400)
   --echo-delay-ms <ms>    pause between words of the echo model (default 30)
-  --log-level <level>     fatal, error, warn, info, debug or silent (default info)
+  --log-level <level>     fatal, error, warn, info, debug or silent (default info;
+                          warn while the interactive console runs)
   --no-console            no interactive console, even on a terminal
 
 Models (the offline "echo" model is always there):
@@ -86,8 +88,10 @@ export function parseServeArgs(
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const logLevel = values['log-level'] ?? 'info';
-  if (!isLogLevel(logLevel)) throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}.`);
+  const logLevel = values['log-level'];
+  if (logLevel !== undefined && !isLogLevel(logLevel)) {
+    throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}.`);
+  }
   const accessCode = values['access-code'];
   if (accessCode !== undefined && accessCode.length < 4) throw new Error('--access-code is too short.');
   const port = integer(values.port, '--port') ?? 7878;
@@ -159,7 +163,7 @@ function openAiConfig(
   };
 }
 
-function isLogLevel(value: string): value is ServeConfig['logLevel'] {
+function isLogLevel(value: string): value is NonNullable<ServeConfig['logLevel']> {
   return (LOG_LEVELS as readonly string[]).includes(value);
 }
 
