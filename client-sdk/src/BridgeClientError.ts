@@ -19,6 +19,7 @@ export type ClientErrorCode = 'network' | 'aborted' | 'bad_response' | 'no_state
  *   await client.action({ action: 'approve', approvalId, decision: 'allow' });
  * } catch (error) {
  *   if (error instanceof BridgeClientError && error.code === 'not_applicable') showGone();
+ *   if (error instanceof BridgeClientError && error.code === 'rate_limited') wait(error.retryAfterSeconds);
  * }
  * ```
  */
@@ -30,15 +31,29 @@ export class BridgeClientError extends Error {
   readonly status: number;
   /** The problem+json body, when the server sent one. */
   readonly problem: Problem | undefined;
+  /**
+   * How long the server asked the client to wait before trying again, in whole seconds, from
+   * the `Retry-After` header (delta-seconds or an HTTP date) of a 429 or 503; `null` when the
+   * answer did not say (or there was no answer).
+   */
+  readonly retryAfterSeconds: number | null;
 
   constructor(
-    init: { code: ErrorCode | ClientErrorCode; status: number; detail: string; problem?: Problem },
+    init: {
+      code: ErrorCode | ClientErrorCode;
+      status: number;
+      detail: string;
+      problem?: Problem;
+      /** @default null */
+      retryAfterSeconds?: number | null;
+    },
     options?: { cause?: unknown },
   ) {
     super(init.detail, options);
     this.code = init.code;
     this.status = init.status;
     this.problem = init.problem;
+    this.retryAfterSeconds = init.retryAfterSeconds ?? null;
   }
 
   /** The problem's human-readable explanation (or the client's own). */

@@ -21,7 +21,7 @@ import { type ConnectEventsOptions, connectEvents, type EventConnection } from '
 import { parseJsonSafely } from './safeJson';
 import { sessionGuardOf } from './sessionGuardOf';
 import { createStore, type Store, type WritableStore } from './store';
-import { type UploadOptions, uploadFile } from './uploadFile';
+import { type UploadOptions, type UploadTransport, uploadFile } from './uploadFile';
 
 /** Options of {@link createBridgeClient}. */
 export interface BridgeClientOptions {
@@ -29,8 +29,18 @@ export interface BridgeClientOptions {
   readonly baseUrl: string;
   /** The access code shown by the host. */
   readonly accessCode: string;
-  /** @default globalThis.fetch (and XMLHttpRequest for uploads with progress, in browsers) */
+  /**
+   * Every request but uploads goes through it; uploads too when `uploadTransport` is `fetch`
+   * or where XMLHttpRequest does not exist.
+   * @default globalThis.fetch
+   */
   readonly fetch?: typeof fetch;
+  /**
+   * How {@link BridgeClient.upload} sends files. `auto` keeps XMLHttpRequest's upload progress
+   * in browsers even when a custom `fetch` is given.
+   * @default 'auto'
+   */
+  readonly uploadTransport?: UploadTransport;
   /** The store to keep current. @default a new {@link createStore} */
   readonly store?: WritableStore;
   /**
@@ -180,7 +190,7 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
 
   const fetchState = async (request: RequestOptions = {}): Promise<Snapshot> => {
     const response = await rest.state({ fetchOptions: fetchOptionsOf(request) });
-    if (response.status !== 200) throw errorFromResponse(response.status, response.body);
+    if (response.status !== 200) throw errorFromResponse(response.status, response.body, response.headers);
     const snapshot = validate(snapshotSchema, response.body, 200);
     store.replaceSnapshot(snapshot);
     return snapshot;
@@ -191,7 +201,8 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     for (let attempt = 0; ; attempt++) {
       try {
         const response = await rest.action({ body, fetchOptions: fetchOptionsOf(request) });
-        if (response.status !== 200) throw errorFromResponse(response.status, response.body);
+        if (response.status !== 200)
+          throw errorFromResponse(response.status, response.body, response.headers);
         if (response.body.action !== body.action) {
           throw new BridgeClientError({
             code: 'bad_response',
@@ -258,7 +269,7 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     fetchState,
     async locale(request = {}) {
       const response = await rest.locale({ fetchOptions: fetchOptionsOf(request) });
-      if (response.status !== 200) throw errorFromResponse(response.status, response.body);
+      if (response.status !== 200) throw errorFromResponse(response.status, response.body, response.headers);
       return validate(localeSchema, response.body, 200);
     },
     action,
@@ -277,7 +288,16 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     workspace: (uri) => sensitive({ action: 'workspace', uri }),
     upload(file, name, uploadOptions = {}) {
       const url = `${baseUrl}${contract.upload.path}?name=${encodeURIComponent(name)}`;
-      return uploadFile({ url, authorization: authorization(), file, fetch: options.fetch }, uploadOptions);
+      return uploadFile(
+        {
+          url,
+          authorization: authorization(),
+          file,
+          fetch: options.fetch,
+          transport: options.uploadTransport ?? 'auto',
+        },
+        uploadOptions,
+      );
     },
     mediaUrl(media) {
       return `${baseUrl}${contract.media.path}?id=${encodeURIComponent(media.id)}`;

@@ -1,3 +1,21 @@
+export type {
+  Action,
+  ActionName,
+  ActionOf,
+  ActionResultOf,
+  Approval,
+  Attachment,
+  ErrorCode,
+  HostAttachment,
+  Locale,
+  MediaRef,
+  Message,
+  Problem,
+  RunStatus,
+  SessionIdentity,
+  Settings,
+  Snapshot,
+} from '@webbridge/contract';
 export type { ClientErrorCode } from './BridgeClientError';
 export { BridgeClientError } from './BridgeClientError';
 export type {
@@ -19,10 +37,21 @@ export type { EventStreamErrorKind } from './events/EventStreamError';
 export { EventStreamError } from './events/EventStreamError';
 export type { ReadEventStreamOptions, StreamItem } from './events/readEventStream';
 export { readEventStream } from './events/readEventStream';
+export { parseRetryAfter } from './parseRetryAfter';
 export type { ApplyResult, ResyncReason, SyncState } from './reducer';
 export { applyEvent } from './reducer';
 export { parseJsonSafely } from './safeJson';
 export { sessionGuardOf } from './sessionGuardOf';
+export type {
+  ConversationSummary,
+  MessageRole,
+  MessageStatus,
+  Model,
+  Project,
+  Tool,
+  ToolCall,
+  Workspace,
+} from './stateTypes';
 export type { ConnectionStatus, Store, StoreListener, StoreState, WritableStore } from './store';
 export { createStore } from './store';
-export type { UploadOptions } from './uploadFile';
+export type { UploadOptions, UploadTransport } from './uploadFile';

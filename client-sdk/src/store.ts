@@ -1,5 +1,6 @@
 import type { Snapshot, StreamEvent } from '@webbridge/contract';
 import { type ApplyResult, applyEvent, type SyncState } from './reducer';
+import { shareUnchanged } from './shareUnchanged';
 
 /**
  * Where the event stream is:
@@ -42,9 +43,16 @@ export interface Store {
 
 /** The store with the writers the client and the event connection use. */
 export interface WritableStore extends Store {
-  /** Runs the reducer; on `resync` drops the cursor and keeps the snapshot on screen. */
+  /**
+   * Runs the reducer; on `resync` drops the cursor and keeps the snapshot on screen. A full
+   * snapshot keeps the identity of every message and group it leaves unchanged (see
+   * {@link shareUnchanged}), as a delta does, so a UI re-renders only what changed.
+   */
   apply(event: StreamEvent): ApplyResult;
-  /** Shows a snapshot fetched outside the stream (GET /api/state). The cursor is kept. */
+  /**
+   * Shows a snapshot fetched outside the stream (GET /api/state), sharing what it leaves
+   * unchanged. The cursor is kept.
+   */
   replaceSnapshot(snapshot: Snapshot): void;
   /** Drops the stream cursor so that the next connection starts from a snapshot. */
   dropSync(): void;
@@ -86,14 +94,20 @@ export function createStore(): WritableStore {
     apply(event) {
       const result = applyEvent(state.sync, event);
       if (result.kind === 'applied') {
-        set({ ...state, sync: result.state, snapshot: result.state.snapshot });
+        // A delta shares what it did not touch already; a full snapshot is made to.
+        const applied =
+          event.kind === 'snapshot'
+            ? { ...result.state, snapshot: shareUnchanged(state.snapshot, result.state.snapshot) }
+            : result.state;
+        set({ ...state, sync: applied, snapshot: applied.snapshot });
       } else if (state.sync !== null) {
         set({ ...state, sync: null });
       }
       return result;
     },
     replaceSnapshot(snapshot) {
-      if (snapshot !== state.snapshot) set({ ...state, snapshot });
+      const shared = shareUnchanged(state.snapshot, snapshot);
+      if (shared !== state.snapshot) set({ ...state, snapshot: shared });
     },
     dropSync() {
       if (state.sync !== null) set({ ...state, sync: null });

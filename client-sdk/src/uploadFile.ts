@@ -1,12 +1,24 @@
 import type { HostAttachment } from '@webbridge/contract';
 import { uploadResponseSchema } from '@webbridge/contract';
 import { BridgeClientError } from './BridgeClientError';
-import { errorFromFailure, errorFromResponse } from './errorFromResponse';
+import { errorFromFailure, errorFromResponse, type HeaderReader } from './errorFromResponse';
 import { parseJsonSafely } from './safeJson';
+
+/**
+ * How uploads travel:
+ * - `auto`: XMLHttpRequest where it exists (browsers), because only it reports upload progress
+ *   as bytes leave; fetch elsewhere (Node), the client's own `fetch` when one was given;
+ * - `fetch`: always the client's `fetch` (or the global one); progress is then reported once,
+ *   at the end. For a custom fetch that must see every request (a proxy, a test double).
+ */
+export type UploadTransport = 'auto' | 'fetch';
 
 /** Options of an upload. */
 export interface UploadOptions {
-  /** Called as bytes leave: `loaded` of `total` bytes. With fetch, called once at the end. */
+  /**
+   * Called as bytes leave: `loaded` of `total` bytes. Over fetch (see {@link UploadTransport}),
+   * called once at the end.
+   */
   readonly onProgress?: (loaded: number, total: number) => void;
   /** Aborts the upload; the promise rejects with code `aborted`. */
   readonly signal?: AbortSignal;
@@ -17,8 +29,10 @@ export interface UploadRequest {
   readonly url: string;
   readonly authorization: string;
   readonly file: Blob;
-  /** fetch to use; when absent, XMLHttpRequest is preferred where it exists (upload progress). */
+  /** The fetch to use when the upload goes over fetch; absent: the global one. */
   readonly fetch: typeof fetch | undefined;
+  /** @default 'auto' */
+  readonly transport?: UploadTransport;
 }
 
 /** The part of XMLHttpRequest used here, declared so the SDK also type-checks without DOM. */
@@ -46,7 +60,7 @@ export async function uploadFile(request: UploadRequest, options: UploadOptions)
   if (signal?.aborted) throw errorFromFailure(signal.reason, signal);
   const Xhr = (globalThis as unknown as { XMLHttpRequest?: new () => Xhr }).XMLHttpRequest;
   const answer =
-    request.fetch === undefined && Xhr !== undefined
+    (request.transport ?? 'auto') === 'auto' && Xhr !== undefined
       ? await sendWithXhr(Xhr, request, options)
       : await sendWithFetch(
           request.fetch ?? ((input, init) => globalThis.fetch(input, init)),
@@ -64,7 +78,7 @@ export async function uploadFile(request: UploadRequest, options: UploadOptions)
       );
     }
   }
-  if (answer.status !== 201) throw errorFromResponse(answer.status, body);
+  if (answer.status !== 201) throw errorFromResponse(answer.status, body, answer.headers);
   const parsed = uploadResponseSchema.safeParse(body);
   if (!parsed.success) {
     throw new BridgeClientError({ code: 'bad_response', status: 201, detail: 'unexpected upload answer' });
@@ -77,6 +91,7 @@ interface Answer {
   readonly status: number;
   readonly contentType: string | null;
   readonly text: string;
+  readonly headers: HeaderReader;
 }
 
 function contentTypeOf(file: Blob): string {
@@ -97,6 +112,7 @@ async function sendWithFetch(fetchFn: typeof fetch, request: UploadRequest, opti
       status: response.status,
       contentType: response.headers.get('content-type'),
       text,
+      headers: response.headers,
     } satisfies Answer;
   } catch (error) {
     throw errorFromFailure(error, options.signal);
@@ -119,6 +135,7 @@ function sendWithXhr(Xhr: new () => Xhr, request: UploadRequest, options: Upload
         status: xhr.status,
         contentType: xhr.getResponseHeader('content-type'),
         text: xhr.responseText,
+        headers: { get: (name) => xhr.getResponseHeader(name) },
       });
     };
     xhr.onerror = () => {

@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startHost } from '@webbridge/host';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { TEST_CODE, type TestHost, type TestHostOptions } from '../support/testHost';
+import { startTestHost, TEST_CODE, type TestHost, type TestHostOptions } from '../support/testHost';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Where screenshots go (git-ignored). */
@@ -88,31 +87,11 @@ export async function openConnected(
 
 /**
  * Starts a host again on the same port with the same data directory (a service restart as a
- * phone sees it). `startTestHost` always picks a free port, so this mirrors its options.
+ * phone sees it): the page reconnects by itself to the URL it already has.
  */
 export async function restartHost(previous: TestHost, options: TestHostOptions = {}): Promise<TestHost> {
   await previous.close();
-  const host = await startHost({
-    dataDir: previous.dataDir,
-    port: previous.port,
-    hostname: '127.0.0.1',
-    accessCode: TEST_CODE,
-    echoDelayMs: options.echoDelayMs ?? 5,
-    logLevel: 'silent',
-    tuning: { authThrottle: { freeFailures: 1000 } },
-  });
-  let closed = false;
-  return {
-    ...previous,
-    host,
-    async close(removeData = false) {
-      if (!closed) {
-        closed = true;
-        await host.close();
-      }
-      await previous.close(removeData);
-    },
-  };
+  return startTestHost({ ...options, dataDir: previous.dataDir, port: previous.port });
 }
 
 /**

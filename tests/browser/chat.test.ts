@@ -77,8 +77,11 @@ describe('chat in Chromium against the reference host', () => {
     const long = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill(long);
+    // The conversation already ends with a long reply: wait for the new one, not that one.
+    const replies = await page.locator('.message-assistant').count();
     await box.press('Enter');
-    const reply = page.locator('.message-assistant').last();
+    const reply = page.locator('.message-assistant').nth(replies);
+    await reply.locator('.status-label-streaming').waitFor();
     await expect
       .poll(async () => (await reply.locator('.body').textContent())?.length ?? 0)
       .toBeGreaterThan(20);
@@ -200,7 +203,8 @@ describe('chat in Chromium against the reference host', () => {
     await page.getByRole('button', { name: 'Delete Renamed here' }).click();
     await page.locator('.conversation-confirm').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(count).toBe(before);
-    expect(await page.locator('.conversation', { hasText: 'Renamed here' }).count()).toBe(0);
+    // The host has deleted it; the page shows that once the change has reached it.
+    await expect.poll(() => page.locator('.conversation', { hasText: 'Renamed here' }).count()).toBe(0);
 
     await page.locator('.settings > summary').click();
     await page.getByLabel('Theme').selectOption('dark');

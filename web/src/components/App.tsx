@@ -45,7 +45,9 @@ export function App({ baseUrl = location.origin }: AppProps) {
       setChecking(true);
       setProblem(null);
       setLastCode(code);
-      const result = await probeAccessCode(baseUrl, code);
+      // The session's own client checks the code; its store then already shows the state.
+      const next = createSession({ baseUrl, accessCode: code });
+      const result = await probeAccessCode(next.client);
       setChecking(false);
       if (!result.ok) {
         if (result.failure.kind === 'wrong_code') forgetAccessCode(window);
@@ -53,7 +55,6 @@ export function App({ baseUrl = location.origin }: AppProps) {
         return;
       }
       saveAccessCode(window, code);
-      const next = createSession({ baseUrl, accessCode: code, initial: result.snapshot });
       next.start();
       setSession(next);
     },

@@ -86,7 +86,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
           </div>
         )}
         <NoticeBar />
-        <MessageList snapshot={snapshot} />
+        <MessageList key={snapshot.conversationId} snapshot={snapshot} />
         <Composer snapshot={snapshot} />
       </main>
     </div>

@@ -123,6 +123,43 @@ describe('Composer', () => {
     expect(send).toHaveBeenCalledTimes(1);
   });
 
+  it('clears the box at once, in the frame of the key press, and gives the text back if the send fails', async () => {
+    let finish: (outcome: SendOutcome) => void = () => {};
+    const send = vi.fn(() => new Promise<SendOutcome>((resolve) => (finish = resolve)));
+    const session = {
+      send,
+      sensitive: vi.fn(async () => true),
+      uploads: createUploads(async () => ({ id: 'x' })),
+      notice: observable(null),
+    } as unknown as Session;
+    await mount(session, mockScenario());
+    await type('on a slow network');
+    await press('Enter');
+    expect(send).toHaveBeenCalledWith('on a slow network', []);
+    expect(textarea().value).toBe('');
+    await act(async () => finish({ kind: 'failed' }));
+    await flush();
+    expect(textarea().value).toBe('on a slow network');
+  });
+
+  it('keeps what the person started typing while a failed send was on its way', async () => {
+    let finish: (outcome: SendOutcome) => void = () => {};
+    const send = vi.fn(() => new Promise<SendOutcome>((resolve) => (finish = resolve)));
+    const session = {
+      send,
+      sensitive: vi.fn(async () => true),
+      uploads: createUploads(async () => ({ id: 'x' })),
+      notice: observable(null),
+    } as unknown as Session;
+    await mount(session, mockScenario());
+    await type('first');
+    await press('Enter');
+    await type('second');
+    await act(async () => finish({ kind: 'failed' }));
+    await flush();
+    expect(textarea().value).toBe('second');
+  });
+
   it('offers Stop instead of Send while a reply runs', async () => {
     const { session, send, sensitive } = fakeSession([]);
     const snapshot = mockScenario();

@@ -36,18 +36,22 @@ export function Composer({ snapshot }: ComposerProps) {
 
   const send = async (message: string) => {
     setSending(true);
+    // Cleared at once, in the frame of the key press: shrinking the box only after the host
+    // answered would move the composer long after the person's input (a layout shift).
+    setText('');
     const outcome = await session.send(
       message,
       pending.map((a) => a.id),
     );
     setSending(false);
     if (outcome.kind === 'sent') {
-      setText('');
       setChanged(null);
       area.current?.focus();
-    } else if (outcome.kind === 'changed') {
-      setChanged({ destination: outcome.destination, text: message });
+      return;
     }
+    // Not sent: the text comes back, unless the person has started another one meanwhile.
+    setText((current) => (current === '' ? message : current));
+    if (outcome.kind === 'changed') setChanged({ destination: outcome.destination, text: message });
   };
 
   return (

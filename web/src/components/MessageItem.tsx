@@ -4,17 +4,16 @@ import { useSession } from '../state/SessionContext';
 import type { Approval, Message } from '../state/types';
 import { ApprovalCard } from './ApprovalCard';
 import { AttachmentView } from './AttachmentView';
-import { BranchSwitcher } from './BranchSwitcher';
 import { Markdown } from './Markdown';
+import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
 
 /** Props of {@link MessageItem}. */
 export interface MessageItemProps {
   readonly message: Message;
-  /** Nothing is running: edits, branches and regeneration are possible. */
-  readonly idle: boolean;
   readonly isLast: boolean;
   readonly isLastReply: boolean;
+  /** The pending approvals, for a message that waits on one (else an empty list). */
   readonly approvals: readonly Approval[];
 }
 
@@ -33,10 +32,13 @@ const STATUS: { readonly [S in Message['status']]: string | null } = {
   waiting: 'Waiting for approval',
 };
 
-/** One message: its text, attachments, status and what can be done with it. */
+/**
+ * One message: its text, attachments, status and what can be done with it. Renders again only
+ * when one of its props changes identity: the reducer keeps unchanged messages, so a streamed
+ * word re-renders the growing reply alone.
+ */
 export const MessageItem = pure(function MessageItem({
   message,
-  idle,
   isLast,
   isLastReply,
   approvals,
@@ -45,12 +47,6 @@ export const MessageItem = pure(function MessageItem({
   const [editing, setEditing] = useState(false);
   const status = STATUS[message.status];
   const waitingOn = message.status === 'waiting' ? approvals.filter((a) => a.messageId === message.id) : [];
-  const canContinue =
-    idle &&
-    isLast &&
-    message.role === 'assistant' &&
-    !message.tool &&
-    (message.status === 'stopped' || message.status === 'error');
 
   return (
     <li
@@ -95,36 +91,12 @@ export const MessageItem = pure(function MessageItem({
         <ApprovalCard key={approval.id} approval={approval} />
       ))}
       {!editing && (
-        <div class="message-actions">
-          {message.sibling.count > 1 && <BranchSwitcher message={message} disabled={!idle} />}
-          {message.role === 'user' && (
-            <button type="button" class="link-button" disabled={!idle} onClick={() => setEditing(true)}>
-              Edit
-            </button>
-          )}
-          {message.role === 'assistant' &&
-            message.status !== 'streaming' &&
-            message.status !== 'waiting' &&
-            isLastReply && (
-              <button
-                type="button"
-                class="link-button"
-                disabled={!idle}
-                onClick={() => void session.sensitive((client) => client.regenerate(message.id))}
-              >
-                Regenerate
-              </button>
-            )}
-          {canContinue && (
-            <button
-              type="button"
-              class="link-button"
-              onClick={() => void session.sensitive((client) => client.continue())}
-            >
-              Continue
-            </button>
-          )}
-        </div>
+        <MessageActions
+          message={message}
+          isLast={isLast}
+          isLastReply={isLastReply}
+          onEdit={() => setEditing(true)}
+        />
       )}
     </li>
   );

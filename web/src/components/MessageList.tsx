@@ -1,6 +1,14 @@
-import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { Snapshot } from '../state/types';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { whenIdle } from '../render/whenIdle';
+import { IdleContext } from '../state/IdleContext';
+import type { Approval, Snapshot } from '../state/types';
 import { MessageItem } from './MessageItem';
+
+const NONE: readonly Approval[] = [];
+/** How many of the latest messages the first render shows. */
+export const FIRST_RENDER = 40;
+/** How many earlier messages each later step adds, while the browser is idle. */
+export const RENDER_STEP = 200;
 
 /** Props of {@link MessageList}. */
 export interface MessageListProps {
@@ -10,22 +18,33 @@ export interface MessageListProps {
 /**
  * The current branch of the conversation. Follows the bottom while a reply streams, unless
  * the person scrolled up to read.
+ *
+ * A long conversation opens at its latest messages at once; the earlier ones are added above
+ * in steps while the browser is idle, so no step blocks the page for long, and scroll
+ * anchoring keeps what is on screen in place. Mount it with `key={conversationId}` so that
+ * another conversation starts over.
  */
 export function MessageList({ snapshot }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const { messages, run } = snapshot.conversations;
+  const [notYet, setNotYet] = useState(() => Math.max(0, messages.length - FIRST_RENDER));
+  // Never hide the latest messages, even when a branch switch made the list shorter.
+  const start = Math.min(notYet, Math.max(0, messages.length - FIRST_RENDER));
   const last = messages.at(-1);
 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
-  }, [messages, last?.text, snapshot.approvals]);
-  useLayoutEffect(() => {
-    pinned.current = true;
-  }, [snapshot.conversationId]);
+  }, [messages, last?.text, snapshot.approvals, start]);
+
+  useEffect(() => {
+    if (start === 0) return;
+    return whenIdle(() => setNotYet(Math.max(0, start - RENDER_STEP)));
+  }, [start]);
 
   const lastReply = messages.findLast((m) => m.role === 'assistant');
+  const shown = start === 0 ? messages : messages.slice(start);
   return (
     <div
       class="messages"
@@ -38,18 +57,19 @@ export function MessageList({ snapshot }: MessageListProps) {
       {messages.length === 0 ? (
         <p class="empty">No messages yet. Write something below.</p>
       ) : (
-        <ol class="message-list" aria-label="Messages">
-          {messages.map((message) => (
-            <MessageItem
-              key={message.id}
-              message={message}
-              idle={run.state === 'idle'}
-              isLast={message === last}
-              isLastReply={message === lastReply}
-              approvals={snapshot.approvals}
-            />
-          ))}
-        </ol>
+        <IdleContext.Provider value={run.state === 'idle'}>
+          <ol class="message-list" aria-label="Messages" aria-busy={start > 0}>
+            {shown.map((message) => (
+              <MessageItem
+                key={message.id}
+                message={message}
+                isLast={message === last}
+                isLastReply={message === lastReply}
+                approvals={message.status === 'waiting' ? snapshot.approvals : NONE}
+              />
+            ))}
+          </ol>
+        </IdleContext.Provider>
       )}
     </div>
   );

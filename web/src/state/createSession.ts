@@ -11,7 +11,6 @@ import {
 } from '@webbridge/client-sdk';
 import { createMediaUrls, type MediaUrls } from './mediaUrls';
 import { type Observable, observable } from './observable';
-import type { Snapshot } from './types';
 import { createUploads, type Uploads } from './uploads';
 
 /** Any action the page can post (derived from the SDK client). */
@@ -61,9 +60,7 @@ export interface Session {
 export interface SessionOptions {
   readonly baseUrl: string;
   readonly accessCode: string;
-  /** The state the code check already read, shown until the stream's first snapshot. */
-  readonly initial?: Snapshot;
-  /** For tests; the page lets the SDK use fetch, and XMLHttpRequest for upload progress. */
+  /** For tests; uploads still use XMLHttpRequest where it exists, for their progress. */
   readonly fetch?: typeof fetch;
   /** Reconnection delays. @default { baseMs: 300, maxMs: 4000 } */
   readonly backoff?: { baseMs?: number; maxMs?: number };
@@ -83,7 +80,6 @@ export interface SessionOptions {
  */
 export function createSession(options: SessionOptions): Session {
   const store = createStore();
-  if (options.initial) store.replaceSnapshot(options.initial);
   const client = createBridgeClient({
     baseUrl: options.baseUrl,
     accessCode: options.accessCode,

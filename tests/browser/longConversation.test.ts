@@ -1,0 +1,94 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestHost } from '../support/testHost';
+import { assertWebBuilt, DESKTOP, launchBrowser, openConnected, PHONE, shot } from './browserHarness';
+import { seedConversation, startScriptedHost } from './scriptedModel';
+
+const EXCHANGES = 300;
+const MESSAGES = EXCHANGES * 2;
+
+/** How far the message list is from its bottom, in CSS pixels. */
+const fromBottom = async (page: Page) =>
+  Number(
+    await page.evaluate(
+      "(() => { const el = document.querySelector('.messages'); return el.scrollHeight - el.scrollTop - el.clientHeight; })()",
+    ),
+  );
+
+/** Waits two frames, so that layout and scroll anchoring have settled. */
+const frames = (page: Page) =>
+  page.evaluate(
+    'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30))))',
+  );
+
+describe('a long conversation in Chromium', () => {
+  let browser: Browser;
+  let h: TestHost;
+
+  beforeAll(async () => {
+    assertWebBuilt();
+    [browser, h] = await Promise.all([launchBrowser(), startScriptedHost()]);
+    await seedConversation(h.host, EXCHANGES);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close(true);
+  });
+
+  it('opens at the latest message, then holds every message with the view kept at the bottom', async () => {
+    const { page, problems, context } = await openConnected(browser, h);
+    await page.locator('.message-list[aria-busy="false"]').waitFor();
+    expect(await page.locator('.message').count()).toBe(MESSAGES);
+    await frames(page);
+    expect(await fromBottom(page)).toBeLessThan(2);
+    expect(await page.locator('.message').last().isVisible()).toBe(true);
+    const lastId = h.host.controller.readState().conversations.messages.at(-1)?.id ?? '';
+    expect(await page.locator('.message').last().getAttribute('data-message-id')).toBe(lastId);
+    await shot(page, 'desktop-long-conversation');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps what is on screen still when messages above it are laid out while scrolling up', async () => {
+    const { page, problems, context } = await openConnected(browser, h);
+    await page.locator('.message-list[aria-busy="false"]').waitFor();
+    await frames(page);
+    // Jumps far up, into messages that were never laid out (their size is an estimate until
+    // they come near the viewport), then checks that the message at the top stays put.
+    await page.evaluate("document.querySelector('.messages').scrollTop -= 20000");
+    await frames(page);
+    const topOf = `(() => {
+      const box = document.querySelector('.messages').getBoundingClientRect();
+      const first = [...document.querySelectorAll('.message')].find((m) => m.getBoundingClientRect().bottom > box.top + 1);
+      return [first.dataset.messageId, first.getBoundingClientRect().top];
+    })()`;
+    const [id, top] = (await page.evaluate(topOf)) as [string, number];
+    for (let i = 0; i < 3; i++) {
+      await page.mouse.move(DESKTOP.width / 2, DESKTOP.height / 2);
+      await page.mouse.wheel(0, -300);
+      await frames(page);
+    }
+    const after = Number(
+      await page.evaluate(`document.querySelector('[data-message-id="${id}"]').getBoundingClientRect().top`),
+    );
+    expect(Math.abs(after - top - 900)).toBeLessThan(2);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('reads well on a phone in dark mode', async () => {
+    const { page, problems, context } = await openConnected(browser, h, PHONE, 'dark');
+    await page.locator('.message-list[aria-busy="false"]').waitFor();
+    await frames(page);
+    expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(
+      PHONE.width,
+    );
+    expect(await fromBottom(page)).toBeLessThan(2);
+    await shot(page, 'phone-long-conversation-dark');
+    await page.evaluate("document.querySelector('.messages').scrollTop -= 1500");
+    await frames(page);
+    await shot(page, 'phone-long-conversation-scrolled-dark');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
