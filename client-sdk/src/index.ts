@@ -5,16 +5,24 @@ export type {
   ActionResultOf,
   Approval,
   Attachment,
+  ConversationSummary,
   ErrorCode,
   HostAttachment,
   Locale,
   MediaRef,
   Message,
+  MessageRole,
+  MessageStatus,
+  Model,
   Problem,
+  Project,
   RunStatus,
   SessionIdentity,
   Settings,
   Snapshot,
+  Tool,
+  ToolCall,
+  Workspace,
 } from '@webbridge/contract';
 export type { ClientErrorCode } from './BridgeClientError';
 export { BridgeClientError } from './BridgeClientError';
@@ -42,16 +50,6 @@ export type { ApplyResult, ResyncReason, SyncState } from './reducer';
 export { applyEvent } from './reducer';
 export { parseJsonSafely } from './safeJson';
 export { sessionGuardOf } from './sessionGuardOf';
-export type {
-  ConversationSummary,
-  MessageRole,
-  MessageStatus,
-  Model,
-  Project,
-  Tool,
-  ToolCall,
-  Workspace,
-} from './stateTypes';
 export type { ConnectionStatus, Store, StoreListener, StoreState, WritableStore } from './store';
 export { createStore } from './store';
 export type { UploadOptions, UploadTransport } from './uploadFile';

@@ -69,14 +69,22 @@ export { contract } from './router';
 export type {
   Approval,
   Attachment,
+  ConversationSummary,
   HostAttachment,
   HostMessage,
   MediaRef,
   Message,
+  MessageRole,
+  MessageStatus,
+  Model,
+  Project,
   Projection,
   RunStatus,
   Settings,
   Snapshot,
+  Tool,
+  ToolCall,
+  Workspace,
 } from './snapshot';
 export {
   approvalSchema,

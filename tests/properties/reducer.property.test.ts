@@ -7,7 +7,6 @@ import type {
   MediaRef,
   Projection,
   Snapshot,
-  StateEvent,
   StreamEvent,
 } from '@webbridge/contract';
 import { appendFrameSchema, stateEventSchema } from '@webbridge/contract';
