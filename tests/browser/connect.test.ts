@@ -51,9 +51,17 @@ describe('connecting in Chromium against the reference host', () => {
     await field.fill('not-the-code');
     const alert = page.getByRole('alert');
     const said = async () => ((await alert.count()) > 0 ? ((await alert.textContent()) ?? '') : '');
-    for (let i = 0; i < 4 && !(await said()).includes('Too many'); i++) {
-      await page.getByRole('button', { name: 'Connect' }).click();
-      await expect.poll(() => page.getByRole('button', { name: 'Connect' }).count()).toBe(1);
+    const connect = page.getByRole('button', { name: 'Connect' });
+    for (let i = 0; i < 4; i++) {
+      // Wait for the previous answer: either the lockout message or a button ready again.
+      await expect
+        .poll(async () => (await said()).includes('Too many') || (await connect.isEnabled()), {
+          timeout: 10_000,
+        })
+        .toBe(true);
+      if ((await said()).includes('Too many')) break;
+      await connect.click();
+      await expect.poll(() => connect.count()).toBe(1);
     }
     await expect.poll(said).toMatch(/Too many attempts.*\(\d+ s\)/);
     expect(await page.getByRole('button', { name: 'Connect' }).isDisabled()).toBe(true);
