@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
 import { startTestHost, TEST_CODE, type TestHost, type TestHostOptions } from '../support/testHost';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -22,19 +23,7 @@ export function assertWebBuilt(): void {
 
 /** Launches Debian's Chromium headless (never a downloaded browser). */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return launchChromium();
 }
 
 /** A page and what went wrong in it (console errors, CSP violations, uncaught exceptions). */

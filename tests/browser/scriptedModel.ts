@@ -1,14 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  type ModelEvent,
-  type ModelProvider,
-  type ModelRequest,
-  type RunningHost,
-  startHost,
-} from '@webbridge/host';
-import { TEST_CODE, type TestHost } from '../support/testHost';
+import type { ModelEvent, ModelProvider, ModelRequest, RunningHost } from '@webbridge/host';
+import { startTestHost, type TestHost } from '../support/testHost';
 
 /** Answers at once, the whole reply in one piece: seeds a long conversation in seconds. */
 export const INSTANT_MODEL = 'scripted-instant';
@@ -169,34 +160,8 @@ export async function seedConversation(
 
 /**
  * A reference host on a free loopback port with the {@link scriptedModels} beside the echo
- * model, shaped like `startTestHost`'s (which takes no model providers).
+ * model.
  */
-export async function startScriptedHost(wordDelayMs = 15): Promise<TestHost> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-scripted-'));
-  const host = await startHost({
-    dataDir,
-    accessCode: TEST_CODE,
-    providers: [scriptedModels(wordDelayMs)],
-    logLevel: 'silent',
-    tuning: { authThrottle: { freeFailures: 1000 } },
-  });
-  let closed = false;
-  return {
-    url: host.url,
-    port: host.address.port,
-    dataDir,
-    host,
-    auth: (extra = {}) => ({
-      Authorization: `Bearer ${TEST_CODE}`,
-      'Content-Type': 'application/json',
-      ...extra,
-    }),
-    async close(removeData = false) {
-      if (!closed) {
-        closed = true;
-        await host.close();
-      }
-      if (removeData) rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+export function startScriptedHost(wordDelayMs = 15): Promise<TestHost> {
+  return startTestHost({ providers: [scriptedModels(wordDelayMs)] });
 }

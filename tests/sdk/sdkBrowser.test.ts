@@ -1,20 +1,10 @@
 import type * as Sdk from '@webbridge/client-sdk';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getState } from '../support/api';
+import { launchChromium } from '../support/chromium';
 import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 import { bundleSdk } from './bundleSdk';
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** What the page reports back. */
 interface PageResult {
@@ -34,7 +24,7 @@ describe('the SDK in real Chromium', () => {
   beforeAll(async () => {
     [h, browser, bundle] = await Promise.all([
       startTestHost({ echoDelayMs: 3 }),
-      chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }),
+      launchChromium(),
       bundleSdk('WebbridgeSdk'),
     ]);
   });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHost } from '@webbridge/host';
+import { type StartHostOptions, startHost } from '@webbridge/host';
 
 /** The access code every test host starts with. */
 export const TEST_CODE = 'test-code-7f3k-9q2m';
@@ -18,6 +18,8 @@ export interface TestHostOptions {
   readonly freeAuthFailures?: number;
   /** The first lockout after the free failures (doubling after that). @default 1000 */
   readonly authLockoutMs?: number;
+  /** Model providers beside the echo model (e.g. a scripted one for browser tests). */
+  readonly providers?: StartHostOptions['providers'];
   /** Collects the bridge's log lines (at level info) instead of discarding them. */
   readonly logLines?: string[];
 }
@@ -47,6 +49,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     mediaTtlMs: options.mediaTtlMs ?? 300_000,
     uploadLimit: options.uploadLimit ?? 25 * 1024 * 1024,
     logLevel: options.logLines ? 'info' : 'silent',
+    ...(options.providers ? { providers: options.providers } : {}),
     tuning: {
       authThrottle: {
         freeFailures: options.freeAuthFailures ?? 1000,
