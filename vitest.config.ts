@@ -26,5 +26,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // The JSON report lets .ci/run print a one-line summary (tests/.artifacts is git-ignored).
+    reporters: ['default', ['json', { outputFile: 'tests/.artifacts/vitest.json' }]],
   },
 });
