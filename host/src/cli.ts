@@ -14,6 +14,12 @@ async function serve(config: ServeConfig): Promise<void> {
   const providers = await createModelProviders({ openai: config.openai }, (message) =>
     process.stderr.write(`webbridge: ${message}\n`),
   );
+  // The key now lives in the provider's memory only. Commands that tools run inherit the
+  // environment, so no variable may still hold it, whatever its name.
+  const apiKey = config.openai?.apiKey;
+  if (apiKey) {
+    for (const [name, value] of Object.entries(process.env)) if (value === apiKey) delete process.env[name];
+  }
   const host = await startHost({
     providers,
     dataDir: config.dataDir,

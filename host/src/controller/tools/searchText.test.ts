@@ -85,6 +85,15 @@ describe('search_text', () => {
     );
   });
 
+  it('counts the folder walk against the time budget (a tree of empty folders)', () => {
+    const { workspace } = toolWorkspace();
+    for (let i = 0; i < 3000; i++) fs.mkdirSync(path.join(workspace, `d${i}`, 'e', 'f'), { recursive: true });
+    // No file ever reaches the per-file clock check: only the walk can notice the budget.
+    expect(search(workspace, { pattern: 'x' }, createSearchText({ timeBudgetMs: 5 }))).toMatch(
+      /ran out of time/,
+    );
+  });
+
   it('refuses paths outside the workspace and never follows symlinks out of it', () => {
     const { workspace, outside } = toolWorkspace();
     writeTree(outside, { 'secret.txt': 'needle outside' });

@@ -108,6 +108,12 @@ function walk(scan: Scan, start: string): void {
   if (!stat.isDirectory()) throw new ToolError('That path is not a folder or a file.');
   const folders = [start];
   while (folders.length > 0 && scan.stopped === undefined) {
+    // The walk itself counts against the budget: a tree of empty folders has no files to
+    // check the clock for, and the search runs on the main executor.
+    if (Date.now() >= scan.deadline) {
+      scan.stopped = 'time';
+      return;
+    }
     const folder = folders.pop()!;
     let entries: fs.Dirent[];
     try {
