@@ -17,6 +17,7 @@ import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
 import { createLogger } from './logging/createLogger';
 import { MediaRegistry } from './media/MediaRegistry';
 import { WireMapper } from './media/toWire';
+import { removeStaleParts } from './upload/removeStaleParts';
 
 /** A bridge: the app, its listener and the controls a host needs. */
 export interface Bridge {
@@ -83,6 +84,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
     async listen({ port, hostname }) {
       if (listener) throw new Error('The bridge is already listening.');
       if (stopped) throw new Error('A stopped bridge cannot listen again; create a new one.');
+      await removeStaleParts(options.uploadDir);
       listener = await listenNode(app, port, hostname);
       allowed = ownHostnames(hostname);
       if (isWildcard(hostname)) {

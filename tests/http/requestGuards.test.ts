@@ -165,6 +165,17 @@ describe('request guards', () => {
     });
   }
 
+  it('an absolute-form request target is refused, whatever the Host header says', async () => {
+    const response = await rawRequest(h.port, [
+      'GET http://evil.example/api/state HTTP/1.1',
+      `Host: 127.0.0.1:${h.port}`,
+      `Authorization: Bearer ${TEST_CODE}`,
+      'Connection: close',
+    ]);
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body).code).toBe('invalid_request');
+  });
+
   it('loopback names are accepted as Host', async () => {
     for (const host of ['localhost', `localhost:${h.port}`, `127.0.0.1:${h.port}`]) {
       const response = await rawRequest(h.port, [

@@ -1,8 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { snapshotEventSchema } from '@webbridge/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { act, getState, problemOf } from '../support/api';
 import { rawRequest } from '../support/rawHttp';
+import { openEvents } from '../support/sseClient';
 import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 
 const PNG = Buffer.from(
@@ -70,6 +72,27 @@ describe('upload and media', () => {
     expect((await fetch(`${h.url}/api/media?id=${media.id}`)).status).toBe(200);
   });
 
+  it('a stream opened after the ids expired gets fresh ones, even when nothing changed since', async () => {
+    const upload = await fetch(`${h.url}/api/upload?name=again.png`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TEST_CODE}`, 'Content-Type': 'image/png' },
+      body: PNG,
+    });
+    expect(upload.status).toBe(201);
+    const pendingId = async () => {
+      const stream = await openEvents(h.url, h.auth());
+      const first = snapshotEventSchema.parse(JSON.parse((await stream.next()).data));
+      stream.close();
+      return first.snapshot.conversations.pending.at(-1)!.media.id;
+    };
+    const early = await pendingId();
+    expect((await fetch(`${h.url}/api/media?id=${early}`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 500));
+    const late = await pendingId();
+    expect(late).not.toBe(early);
+    expect((await fetch(`${h.url}/api/media?id=${late}`)).status).toBe(200);
+  });
+
   it('an HTML upload is served as a sandboxed download, never as a page', async () => {
     const response = await fetch(`${h.url}/api/upload?name=x.html`, {
       method: 'POST',
@@ -105,6 +128,22 @@ describe('upload and media', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(uploadFiles(h).length).toBe(filesBefore);
     expect((await getState(h)).conversations.pending.length).toBe(before.conversations.pending.length);
+  });
+
+  it('partial files left by an earlier run are removed at start', async () => {
+    const { mkdirSync, writeFileSync, existsSync } = await import('node:fs');
+    const other = await startTestHost();
+    const dataDir = other.dataDir;
+    await other.close();
+    mkdirSync(join(dataDir, 'uploads'), { recursive: true });
+    const stale = join(dataDir, 'uploads', '.crashed-upload.part');
+    writeFileSync(stale, 'half a file');
+    const again = await startTestHost({ dataDir });
+    try {
+      expect(existsSync(stale)).toBe(false);
+    } finally {
+      await again.close(true);
+    }
   });
 
   it('a missing name is 400 invalid_request', async () => {

@@ -20,7 +20,7 @@ describe('the workspace action', () => {
   });
   afterAll(() => h.close(true));
 
-  const refused = () => [
+  const refused = (): [string, string][] => [
     ['a folder outside every root', pathToFileURL(outside).href],
     ['a traversal', `${pathToFileURL(root).href}/../..`],
     ['an encoded traversal', `${pathToFileURL(root).href}/%2e%2e/%2e%2e`],

@@ -93,7 +93,10 @@ export function parseServeArgs(
     throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}.`);
   }
   const accessCode = values['access-code'];
-  if (accessCode !== undefined && accessCode.length < 4) throw new Error('--access-code is too short.');
+  // A short code falls to guessing from a few addresses despite the throttle.
+  if (accessCode !== undefined && accessCode.length < 8) {
+    throw new Error('--access-code must be at least 8 characters (the generated ones have ~49 bits).');
+  }
   const port = integer(values.port, '--port') ?? 7878;
   if (port > 65_535) throw new Error('--port must be at most 65535.');
   return {

@@ -102,7 +102,7 @@ export class Subscriber {
       return;
     }
     const base = this.clientSeq;
-    const frame = hub.frames.frame(`d${base}:${from.seq}:${next.seq}`, () => {
+    const frame = hub.frames.frame(`d${base}:${from.seq}:${next.seq}:${wire.mediaEpoch()}`, () => {
       const delta = diffProjection(from.state, next.state);
       if (isEmptyDelta(delta)) return null;
       const event = encodeDelta(delta, next.state, base, next.seq, wire);
@@ -121,7 +121,7 @@ export class Subscriber {
 
   private snapshotFrame(seq: number, state: Projection, signature: string): Uint8Array {
     const { hub, wire } = this.options;
-    return hub.frames.frame(`s${seq}`, () => {
+    return hub.frames.frame(`s${seq}:${wire.mediaEpoch()}`, () => {
       const event: SnapshotEvent = { kind: 'snapshot', seq, signature, snapshot: wire.snapshot(state) };
       return sseFrame(STATE_EVENT, JSON.stringify(event), seq);
     })!;

@@ -8,6 +8,11 @@ export interface AuthThrottleOptions {
   readonly maxDelayMs?: number;
 }
 
+/** Clients tracked at most. */
+const MAX_CLIENTS = 10_000;
+/** The shared record of clients that arrive while the table is full of locked-out ones. */
+const OVERFLOW = 'overflow';
+
 interface Record {
   failures: number;
   lockedUntil: number;
@@ -36,7 +41,8 @@ export class AuthThrottle {
 
   /** Seconds the client must wait, or 0 when it may try. */
   retryAfter(client: string): number {
-    const record = this.clients.get(client);
+    const record =
+      this.clients.get(client) ?? (this.clients.size >= MAX_CLIENTS ? this.clients.get(OVERFLOW) : undefined);
     if (!record) return 0;
     const wait = record.lockedUntil - this.now();
     return wait > 0 ? Math.ceil(wait / 1000) : 0;
@@ -49,14 +55,29 @@ export class AuthThrottle {
     if (over > 0) {
       record.lockedUntil = this.now() + Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (over - 1));
     }
-    if (!this.clients.has(client) && this.clients.size >= 10_000) {
-      const oldest = this.clients.keys().next().value;
-      if (oldest !== undefined) this.clients.delete(oldest);
+    const full = !this.clients.has(client) && client !== OVERFLOW && this.clients.size >= MAX_CLIENTS;
+    if (full && !this.evictOneUnlocked()) {
+      // Every tracked client is locked out: newcomers share one record rather than getting a
+      // fresh, unthrottled one (which is what an attacker filling the table would want).
+      this.failure(OVERFLOW);
+      return;
     }
     this.clients.set(client, record);
   }
 
   success(client: string): void {
     this.clients.delete(client);
+  }
+
+  /** Forgets the oldest client that is not locked out; false when all are. */
+  private evictOneUnlocked(): boolean {
+    const now = this.now();
+    for (const [key, record] of this.clients) {
+      if (record.lockedUntil <= now && key !== OVERFLOW) {
+        this.clients.delete(key);
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import type { AuthThrottle } from './AuthThrottle';
-import { clientAddress } from './rawHeaders';
+import { clientAddress, throttleKey } from './rawHeaders';
 
 /** The access code as the guard holds it: changeable at run time. */
 export interface AccessCodeHolder {
@@ -19,7 +19,7 @@ export interface AccessCodeHolder {
  */
 export function authGuard(code: AccessCodeHolder, throttle: AuthThrottle): MiddlewareHandler<BridgeEnv> {
   return async (c, next) => {
-    const client = clientAddress(c);
+    const client = throttleKey(clientAddress(c));
     const wait = throttle.retryAfter(client);
     if (wait > 0) {
       throw new BridgeError('rate_limited', 'Too many wrong access codes; wait before trying again.', {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AuthThrottle } from './AuthThrottle';
 import { bearerToken, sameSecret } from './authGuard';
 import { hostnameOf } from './hostGuard';
+import { throttleKey } from './rawHeaders';
 
 describe('bearerToken', () => {
   it('reads only the Bearer scheme', () => {
@@ -27,6 +28,7 @@ describe('hostnameOf', () => {
     expect(hostnameOf('LocalHost:7878')).toBe('localhost');
     expect(hostnameOf('[::1]:80')).toBe('[::1]');
     expect(hostnameOf('192.168.1.4')).toBe('192.168.1.4');
+    expect(hostnameOf('[::1]evil.example')).toBe('[::1]evil.example');
   });
 });
 
@@ -49,5 +51,30 @@ describe('AuthThrottle', () => {
     throttle.success('a');
     throttle.failure('a');
     expect(throttle.retryAfter('a')).toBe(0);
+  });
+});
+
+describe('throttleKey', () => {
+  it('groups loopback together and IPv6 by /64', () => {
+    expect(throttleKey('127.0.0.1')).toBe('loopback');
+    expect(throttleKey('127.0.0.2')).toBe('loopback');
+    expect(throttleKey('::ffff:127.0.0.9')).toBe('loopback');
+    expect(throttleKey('::1')).toBe('loopback');
+    expect(throttleKey('192.168.1.20')).toBe('192.168.1.20');
+    expect(throttleKey('::ffff:192.168.1.20')).toBe('192.168.1.20');
+    expect(throttleKey('2001:db8:1:2:aaaa::1')).toBe(throttleKey('2001:db8:1:2:bbbb:cccc:dddd:eeee'));
+    expect(throttleKey('2001:db8:1:2::1')).not.toBe(throttleKey('2001:db8:1:3::1'));
+  });
+});
+
+describe('AuthThrottle when its table is full', () => {
+  it('never forgets a locked-out client to make room', () => {
+    const throttle = new AuthThrottle({ freeFailures: 0, baseDelayMs: 60_000 });
+    for (let i = 0; i < 10_000; i++) throttle.failure(`c${i}`);
+    expect(throttle.retryAfter('c0')).toBeGreaterThan(0);
+    throttle.failure('newcomer');
+    expect(throttle.retryAfter('c0')).toBeGreaterThan(0);
+    // Newcomers share the overflow record, which is throttled too.
+    expect(throttle.retryAfter('another-newcomer')).toBeGreaterThan(0);
   });
 });

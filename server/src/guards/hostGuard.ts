@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { BridgeError } from '../errors/BridgeError';
 
@@ -10,6 +11,12 @@ import { BridgeError } from '../errors/BridgeError';
 export function hostGuard(allowed: () => ReadonlySet<string>): MiddlewareHandler {
   return async (c, next) => {
     const host = c.req.header('host');
+    // An absolute-form target (`GET http://evil.example/api/state`) names its own host, which
+    // RFC 9112 says wins over the Host header; this server is no proxy, so it takes paths only.
+    const target = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url;
+    if (target !== undefined && !target.startsWith('/')) {
+      throw new BridgeError('invalid_request', 'The request target must be a path.');
+    }
     if (!host || !allowed().has(hostnameOf(host))) {
       throw new BridgeError('forbidden_host', 'This server does not answer to that host name.');
     }
@@ -22,7 +29,9 @@ export function hostnameOf(host: string): string {
   const value = host.trim().toLowerCase();
   if (value.startsWith('[')) {
     const end = value.indexOf(']');
-    return end === -1 ? value : value.slice(0, end + 1);
+    // `]` must end the value or start the port: `[::1]evil.example` matches no name of ours.
+    if (end === -1 || (end + 1 < value.length && value[end + 1] !== ':')) return value;
+    return value.slice(0, end + 1);
   }
   const colon = value.lastIndexOf(':');
   return colon === -1 ? value : value.slice(0, colon);

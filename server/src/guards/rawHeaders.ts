@@ -23,8 +23,22 @@ export function rawHeaderCounts(c: Context): Map<string, number> {
   return counts;
 }
 
-/** The remote address of the client, for rate limiting. */
+/** The remote address of the client. */
 export function clientAddress(c: Context): string {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress ?? 'local';
+}
+
+/**
+ * Who a failed guess is counted against: one IPv4 address, one IPv6 /64 (a device can choose
+ * any address inside its prefix), and all of loopback together (a local user can pick any of
+ * 127.0.0.0/8).
+ */
+export function throttleKey(address: string): string {
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  if (v4 === '::1' || /^127\./.test(v4)) return 'loopback';
+  if (!v4.includes(':')) return v4;
+  const [head = ''] = v4.split('%');
+  const groups = head.split('::')[0]?.split(':') ?? [];
+  return `${groups.slice(0, 4).join(':')}::/64`;
 }

@@ -52,6 +52,11 @@ export class MediaRegistry {
     return grant.attachmentId;
   }
 
+  /** How long an id lives, in milliseconds. */
+  get lifetimeMs(): number {
+    return this.ttlMs;
+  }
+
   /** Number of live grants (for tests and metrics). */
   get size(): number {
     return this.grants.size;

@@ -18,6 +18,15 @@ import type { MediaRegistry } from './MediaRegistry';
 export class WireMapper {
   constructor(private readonly media: MediaRegistry) {}
 
+  /**
+   * Changes every quarter of a media id's lifetime. Built frames that carry media ids may be
+   * shared only within one epoch, so an id handed out from a cached frame always has at least
+   * a quarter of its life left.
+   */
+  mediaEpoch(now = Date.now()): number {
+    return Math.floor(now / Math.max(1, this.media.lifetimeMs / 4));
+  }
+
   attachment(attachment: HostAttachment): Attachment {
     return { ...attachment, media: this.media.refFor(attachment.id) };
   }
