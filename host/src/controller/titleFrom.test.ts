@@ -7,6 +7,7 @@ describe('titleFrom', () => {
     expect(titleFrom('# Plan\nrest', [])).toBe('Plan');
     expect(titleFrom('```js\nconsole.log(1)\n```', [])).toBe('console.log(1)');
     expect(titleFrom('see [the docs](https://example.com) now', [])).toBe('see the docs now');
+    expect(titleFrom('/tool read_file {"path":"a.txt"}', [])).toBe('/tool read_file {"path":"a.txt"}');
   });
 
   it('falls back to attachment names and cuts long titles', () => {

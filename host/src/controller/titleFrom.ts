@@ -12,7 +12,7 @@ export function titleFrom(text: string, attachments: readonly AttachmentRow[]): 
   const firstLine = text.split('\n').find((l) => l.trim() !== '' && !l.trim().startsWith('```')) ?? '';
   const plain = firstLine
     .replace(/^\s*(#{1,6}\s+|>\s*|[-*+]\s+|\d+\.\s+)/, '')
-    .replace(/[*_`~]+/g, '')
+    .replace(/[*`~]+/g, '')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();

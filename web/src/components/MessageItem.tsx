@@ -45,7 +45,8 @@ export const MessageItem = pure(function MessageItem({
 }: MessageItemProps) {
   const session = useSession();
   const [editing, setEditing] = useState(false);
-  const status = STATUS[message.status];
+  // A reply that called a tool and is still streaming is waiting for the tool to finish.
+  const status = message.status === 'streaming' && message.tool ? 'Running…' : STATUS[message.status];
   const waitingOn = message.status === 'waiting' ? approvals.filter((a) => a.messageId === message.id) : [];
 
   return (
@@ -72,7 +73,10 @@ export const MessageItem = pure(function MessageItem({
       )}
       {message.tool && (
         <p class="tool-call">
-          Calls <code>{message.tool.name}</code> <code class="tool-args">{message.tool.args}</code>
+          {message.role === 'tool' ? 'Ran' : 'Calls'} <code class="tool-name">{message.tool.name}</code>{' '}
+          <code class="tool-args" title={message.tool.args}>
+            {message.tool.args}
+          </code>
         </p>
       )}
       {message.attachments.length > 0 && (
@@ -105,6 +109,8 @@ export const MessageItem = pure(function MessageItem({
 function MessageBody({ message }: { message: Message }) {
   if (message.role === 'assistant') {
     if (message.text === '' && message.status === 'streaming') {
+      // A running tool call says so in its status; no typing dots under it.
+      if (message.tool) return null;
       return (
         <p class="body typing">
           <span class="visually-hidden">Writing…</span>
