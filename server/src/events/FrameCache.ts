@@ -3,6 +3,8 @@ import { createSignatureCache } from './configSignature';
 
 /** How many built frames are kept; subscribers at the same place share the newest ones. */
 const MAX_FRAMES = 256;
+/** How many bytes of frames are kept: snapshots of long conversations are large. */
+const MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * Frames and signatures shared by all subscribers. Subscribers that are at the same place
@@ -12,6 +14,7 @@ const MAX_FRAMES = 256;
  */
 export class FrameCache {
   private readonly frames = new Map<string, Uint8Array | null>();
+  private bytes = 0;
   private readonly signatures = new WeakMap<Projection, string>();
   private readonly computeSignature = createSignatureCache();
 
@@ -25,15 +28,26 @@ export class FrameCache {
     return signature;
   }
 
+  /** Bytes of the frames kept (for tests and metrics). */
+  get size(): { frames: number; bytes: number } {
+    return { frames: this.frames.size, bytes: this.bytes };
+  }
+
   /** The frame for `key`, built by `build` the first time; `null` means "nothing to send". */
   frame(key: string, build: () => Uint8Array | null): Uint8Array | null {
     const cached = this.frames.get(key);
     if (cached !== undefined) return cached;
     const built = build();
+    const size = built?.byteLength ?? 0;
+    // A frame larger than the whole budget is used once and not kept.
+    if (size > MAX_BYTES) return built;
     this.frames.set(key, built);
-    if (this.frames.size > MAX_FRAMES) {
-      const oldest = this.frames.keys().next().value;
-      if (oldest !== undefined) this.frames.delete(oldest);
+    this.bytes += size;
+    while (this.frames.size > MAX_FRAMES || this.bytes > MAX_BYTES) {
+      const [oldest, frame] = this.frames.entries().next().value ?? [];
+      if (oldest === undefined) break;
+      this.frames.delete(oldest);
+      this.bytes -= frame?.byteLength ?? 0;
     }
     return built;
   }
