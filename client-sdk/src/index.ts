@@ -5,6 +5,7 @@ export type {
   ActionResultOf,
   Approval,
   Attachment,
+  ConnectionStringKey,
   ConversationSummary,
   ErrorCode,
   HostAttachment,
@@ -24,6 +25,7 @@ export type {
   ToolCall,
   Workspace,
 } from '@webbridge/contract';
+export { CONNECTION_STRINGS } from '@webbridge/contract';
 export type { ClientErrorCode } from './BridgeClientError';
 export { BridgeClientError } from './BridgeClientError';
 export type {

@@ -51,8 +51,8 @@ export {
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
 } from './limits';
-export type { Locale } from './locale';
-export { localeSchema } from './locale';
+export type { ConnectionStringKey, Locale } from './locale';
+export { CONNECTION_STRINGS, localeSchema } from './locale';
 export type { ErrorCode, Problem } from './problem';
 export {
   ERROR_CODES,

@@ -1,20 +1,9 @@
-import { type Locale, PROTOCOL_VERSION } from '@webbridge/contract';
+import { CONNECTION_STRINGS, type Locale, PROTOCOL_VERSION } from '@webbridge/contract';
 
-/** The connection page's strings, in English. Nothing here may describe the controller's state. */
-const STRINGS: Readonly<Record<string, string>> = {
-  title: 'webbridge',
-  prompt: 'Enter the access code shown by the host.',
-  codeLabel: 'Access code',
-  connect: 'Connect',
-  connecting: 'Connecting…',
-  wrongCode: 'That code is not right. Check it on the host and try again.',
-  rateLimited: 'Too many attempts. Wait a moment and try again.',
-  disconnected: 'Connection lost. Reconnecting…',
-  protocolMismatch: 'The host was updated. Reload the page.',
-  reload: 'Reload',
-};
-
-/** The public locale document of the reference host. */
+/**
+ * The public locale document of the reference host: the contract's English strings for the
+ * connection page. Nothing here may describe the controller's state.
+ */
 export function hostLocale(): Locale {
-  return { language: 'en', strings: { ...STRINGS }, protocol: PROTOCOL_VERSION };
+  return { language: 'en', strings: { ...CONNECTION_STRINGS }, protocol: PROTOCOL_VERSION };
 }

@@ -1,25 +1,15 @@
+import { CONNECTION_STRINGS, type ConnectionStringKey } from '@webbridge/client-sdk';
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 
 /**
  * The connection page's strings, in English, used until /api/locale answers and for any key
- * the host does not translate. The keys are the reference host's.
+ * the host does not translate. They come from the contract, like the host's.
  */
-export const DEFAULT_STRINGS = {
-  title: 'webbridge',
-  prompt: 'Enter the access code shown by the host.',
-  codeLabel: 'Access code',
-  connect: 'Connect',
-  connecting: 'Connecting…',
-  wrongCode: 'That code is not right. Check it on the host and try again.',
-  rateLimited: 'Too many attempts. Wait a moment and try again.',
-  disconnected: 'Connection lost. Reconnecting…',
-  protocolMismatch: 'The host was updated. Reload the page.',
-  reload: 'Reload',
-} as const;
+export const DEFAULT_STRINGS = CONNECTION_STRINGS;
 
 /** A key of the page's strings. */
-export type StringKey = keyof typeof DEFAULT_STRINGS;
+export type StringKey = ConnectionStringKey;
 /** The page's strings. */
 export type Strings = { readonly [K in StringKey]: string };
 
