@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 import { connectionBanner } from './cli/connectionBanner';
 import { generateAccessCode } from './cli/generateAccessCode';
 import { parseServeArgs, SERVE_HELP, type ServeConfig } from './cli/parseServeArgs';

@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,8 +35,11 @@ interface Answers {
   gc: { rssKiB: number; heapUsedKiB: number };
   send: { seq: number };
   waitIdle: { seq: number };
-  /** When the host notified change `from + i`, in {@link preciseNow} milliseconds. */
-  changeTimes: number[];
+  /**
+   * When the host notified change `from + i`, and when the bridge had written its frames to
+   * every stream's socket, in {@link preciseNow} milliseconds.
+   */
+  changeTimes: { notified: number[]; written: number[] };
 }
 
 /** The parent's handle on a child host. */
@@ -53,21 +56,30 @@ export interface HostProcess {
   waitIdle(): Promise<Answers['waitIdle']>;
   /** The host's change count now (the seq the next stream's snapshot carries). */
   seq(): Promise<number>;
-  changeTimes(from: number): Promise<number[]>;
+  changeTimes(from: number): Promise<Answers['changeTimes']>;
   close(): Promise<void>;
 }
 
 const CHILD_FLAG = '--webbridge-bench-host';
+/** The Node flags the CLI's shebang gives (`#!/usr/bin/env -S node --flag…`). */
+const CLI_NODE_FLAGS = readFileSync(new URL('../../host/src/cli.ts', import.meta.url), 'utf8')
+  .split('\n', 1)[0]!
+  .split(' ')
+  .filter((word) => word.startsWith('--'));
 
 /** Starts a host in a child process (`node --expose-gc --import tsx`). */
 export async function startHostProcess(options: HostProcessOptions = {}): Promise<HostProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-bench-'));
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), [CHILD_FLAG], {
-    // WEBBRIDGE_BENCH_HOST_ARGS adds flags to the host only, e.g. `--cpu-prof` to see its costs.
+    // WEBBRIDGE_BENCH_HOST_ARGS adds flags to the host only, e.g. `--cpu-prof` to see its costs
+    // (a later flag wins: `--max-semi-space-size=16` measures V8's default).
     execArgv: [
       '--expose-gc',
       '--import',
       import.meta.resolve('tsx'),
+      // The V8 flags the `webbridge` CLI runs with (its shebang), so the host measured is the
+      // host shipped; see docs/HOST.md.
+      ...CLI_NODE_FLAGS,
       ...(process.env.WEBBRIDGE_BENCH_HOST_ARGS?.split(' ').filter(Boolean) ?? []),
     ],
     env: { ...process.env, WEBBRIDGE_BENCH_HOST: JSON.stringify({ ...options, dataDir }) },
@@ -132,8 +144,16 @@ async function runChild(): Promise<void> {
   // The bridge's hub numbers changes from its creation; this listener, added right after,
   // counts the same changes (none happen in between), so seq n is the n-th notification.
   const changeTimes: number[] = [0];
+  const writtenTimes: number[] = [0];
   adapter.subscribe(() => {
     changeTimes.push(preciseNow());
+    // The hub schedules its fan-out with setImmediate from its own listener, which runs
+    // before this one: this callback runs right after the frames went to every socket.
+    const index = writtenTimes.length;
+    writtenTimes.push(0);
+    setImmediate(() => {
+      writtenTimes[index] = preciseNow();
+    });
   });
   const idle = () => controller.readState().conversations.run.state === 'idle';
   const answer = async (request: Request): Promise<unknown> => {
@@ -159,7 +179,7 @@ async function runChild(): Promise<void> {
         while (!idle()) await new Promise((resolve) => setTimeout(resolve, 5));
         return { seq: changeTimes.length - 1 };
       case 'changeTimes':
-        return changeTimes.slice(request.from);
+        return { notified: changeTimes.slice(request.from), written: writtenTimes.slice(request.from) };
       default:
         return request satisfies never;
     }
