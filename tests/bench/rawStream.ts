@@ -1,6 +1,11 @@
 import { connect, type Socket } from 'node:net';
-import { StringDecoder } from 'node:string_decoder';
 import type { StreamEvent } from '@webbridge/contract';
+
+const SHARED_READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+const FRAME_END = Buffer.from('\n\n');
+const NEWLINE = 0x0a;
+const COLON = 0x3a;
+const SPACE = 0x20;
 
 /** One server-sent event as read off the wire. */
 export interface RawFrame {
@@ -36,40 +41,61 @@ export interface RawStreamOptions {
  * on the socket is counted.
  */
 export function openRawStream(options: RawStreamOptions): RawStream {
-  const socket: Socket = connect(options.port, '127.0.0.1');
-  socket.setNoDelay(true);
-  const decoder = new StringDecoder('utf8');
+  // Reads land in one buffer shared by every stream (`onread`): the callback consumes each
+  // read before the next one, so thousands of streams cost no allocation and no readable-stream
+  // bookkeeping per read. What a real browser spends on its own stream is not this process's.
+  const socket: Socket = connect({
+    port: options.port,
+    host: '127.0.0.1',
+    noDelay: true,
+    onread: {
+      buffer: SHARED_READ_BUFFER,
+      callback(bytes) {
+        onChunk(SHARED_READ_BUFFER.subarray(0, bytes));
+        return true;
+      },
+    },
+  });
+  let pending: Buffer | undefined;
   let socketBytes = 0;
   let head: Buffer | undefined = Buffer.alloc(0);
   let chunked = false;
   let need = 0;
   let skip = 0;
   let sizeLine = '';
-  let text = '';
   let setStatus: (status: number) => void = () => undefined;
   const status = new Promise<number>((resolve) => {
     setStatus = resolve;
   });
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
 
+  /** Splits SSE frames off the bytes, keeping an incomplete tail for the next read. */
   const onText = (piece: Buffer) => {
-    text += decoder.write(piece);
-    for (let at = text.indexOf('\n\n'); at !== -1; at = text.indexOf('\n\n')) {
-      const frame = text.slice(0, at);
-      text = text.slice(at + 2);
+    // `piece` may sit in the shared read buffer: whatever is kept must be copied.
+    const bytes = pending === undefined ? piece : Buffer.concat([pending, piece]);
+    let from = 0;
+    for (let end = bytes.indexOf(FRAME_END, from); end !== -1; end = bytes.indexOf(FRAME_END, from)) {
       let event: string | undefined;
       let id: string | undefined;
-      let data = '';
-      for (const line of frame.split('\n')) {
-        const colon = line.indexOf(':');
-        const value = line.slice(colon + 1).replace(/^ /, '');
-        const field = line.slice(0, colon);
-        if (field === 'event') event = value;
-        else if (field === 'id') id = value;
-        else if (field === 'data') data = data === '' ? value : `${data}\n${value}`;
+      let data: string | undefined;
+      for (let line = from; line < end; ) {
+        let lineEnd = bytes.indexOf(NEWLINE, line);
+        if (lineEnd === -1 || lineEnd > end) lineEnd = end;
+        const colon = bytes.indexOf(COLON, line);
+        if (colon !== -1 && colon < lineEnd) {
+          const valueStart = bytes[colon + 1] === SPACE ? colon + 2 : colon + 1;
+          const value = bytes.toString('utf8', valueStart, lineEnd);
+          const field = bytes.toString('latin1', line, colon);
+          if (field === 'event') event = value;
+          else if (field === 'id') id = value;
+          else if (field === 'data') data = data === undefined ? value : `${data}\n${value}`;
+        }
+        line = lineEnd + 1;
       }
-      options.onFrame({ event, id, data, sseBytes: Buffer.byteLength(frame) + 2 });
+      options.onFrame({ event, id, data: data ?? '', sseBytes: end - from + 2 });
+      from = end + 2;
     }
+    pending = from === bytes.length ? undefined : Buffer.from(bytes.subarray(from));
   };
 
   const onBody = (buf: Buffer) => {
@@ -104,7 +130,7 @@ export function openRawStream(options: RawStreamOptions): RawStream {
     }
   };
 
-  socket.on('data', (chunk: Buffer) => {
+  const onChunk = (chunk: Buffer) => {
     socketBytes += chunk.length;
     if (head === undefined) return onBody(chunk);
     head = Buffer.concat([head, chunk]);
@@ -116,7 +142,7 @@ export function openRawStream(options: RawStreamOptions): RawStream {
     const rest = head.subarray(split + 4);
     head = undefined;
     if (rest.length > 0) onBody(rest);
-  });
+  };
   socket.on('error', () => undefined);
   socket.write(
     `GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${options.port}\r\n` +
