@@ -25,6 +25,7 @@ type Request =
   | { type: 'subscriberCount' }
   | { type: 'gc' }
   | { type: 'send'; text: string }
+  | { type: 'newConversation' }
   | { type: 'waitIdle' }
   | { type: 'changeTimes'; from: number };
 
@@ -34,6 +35,7 @@ interface Answers {
   subscriberCount: number;
   gc: { rssKiB: number; heapUsedKiB: number };
   send: { seq: number };
+  newConversation: { seq: number };
   waitIdle: { seq: number };
   /**
    * When the host notified change `from + i`, and when the bridge had written its frames to
@@ -52,6 +54,8 @@ export interface HostProcess {
   gc(): Promise<Answers['gc']>;
   /** Sends a user message through the controller, as the phone's user would. */
   send(text: string): Promise<Answers['send']>;
+  /** Starts a new conversation and switches to it (a configuration change: a snapshot). */
+  newConversation(): Promise<Answers['newConversation']>;
   /** Resolves once the reply has finished; `seq` is the host's change count then. */
   waitIdle(): Promise<Answers['waitIdle']>;
   /** The host's change count now (the seq the next stream's snapshot carries). */
@@ -113,6 +117,7 @@ export async function startHostProcess(options: HostProcessOptions = {}): Promis
     subscriberCount: () => ask({ type: 'subscriberCount' }),
     gc: () => ask({ type: 'gc' }),
     send: (text) => ask({ type: 'send', text }),
+    newConversation: () => ask({ type: 'newConversation' }),
     waitIdle: () => ask({ type: 'waitIdle' }),
     seq: async () => (await ask({ type: 'info' })).seq,
     changeTimes: (from) => ask({ type: 'changeTimes', from }),
@@ -174,6 +179,9 @@ async function runChild(): Promise<void> {
       }
       case 'send':
         await controller.executor.run(() => controller.send(request.text));
+        return { seq: changeTimes.length - 1 };
+      case 'newConversation':
+        await controller.executor.run(() => controller.newConversation());
         return { seq: changeTimes.length - 1 };
       case 'waitIdle':
         while (!idle()) await new Promise((resolve) => setTimeout(resolve, 5));

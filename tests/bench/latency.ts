@@ -81,6 +81,36 @@ class ClientThread {
   }
 }
 
+/**
+ * The latency of every change after `start` at every client: a change is applied by the first
+ * frame whose seq covers it. `notified[i]` is when change `start + 1 + i` happened.
+ */
+async function collect(
+  threads: readonly ClientThread[],
+  start: number,
+  notified: readonly number[],
+): Promise<{ latencies: number[]; frames: number; resyncs: number }> {
+  const latencies: number[] = [];
+  let frames = 0;
+  let resyncs = 0;
+  for (const thread of threads) {
+    const collected = await thread.ask<'collected'>({ type: 'collect' });
+    resyncs += collected.resyncs;
+    collected.records.forEach((applied, c) => {
+      let upTo = start;
+      for (let i = 0; i < collected.counts[c]!; i += 2) {
+        const seq = applied[i]!;
+        const at = applied[i + 1]!;
+        frames++;
+        for (let change = upTo + 1; change <= seq; change++)
+          latencies.push(at - notified[change - start - 1]!);
+        upTo = Math.max(upTo, seq);
+      }
+    });
+  }
+  return { latencies, frames, resyncs };
+}
+
 async function measure(count: number, echoDelayMs: number): Promise<Record<string, string | number>> {
   const host = await startHostProcess({ echoDelayMs });
   const threads: ClientThread[] = [];
@@ -126,25 +156,15 @@ async function measure(count: number, echoDelayMs: number): Promise<Record<strin
     const clientCpuMs = (clientUsage.user + clientUsage.system) / 1000;
     const { notified, written } = await host.changeTimes(start + 1);
     const fanOut = written.map((at, i) => at - notified[i]!);
-    const latencies: number[] = [];
-    let frames = 0;
-    let resyncs = 0;
-    for (const thread of threads) {
-      const collected = await thread.ask<'collected'>({ type: 'collect' });
-      resyncs += collected.resyncs;
-      collected.records.forEach((applied, c) => {
-        let upTo = start;
-        for (let i = 0; i < collected.counts[c]!; i += 2) {
-          const seq = applied[i]!;
-          const at = applied[i + 1]!;
-          frames++;
-          for (let change = upTo + 1; change <= seq; change++)
-            latencies.push(at - notified[change - start - 1]!);
-          upTo = Math.max(upTo, seq);
-        }
-      });
-      await thread.ask({ type: 'close' });
-    }
+    const { latencies, frames, resyncs } = await collect(threads, start, notified);
+
+    // Last, a configuration change: a new conversation, which every stream gets as a snapshot.
+    await Promise.all(threads.map((t) => t.ask({ type: 'record' })));
+    const { seq: switched } = await host.newConversation();
+    await allAt(switched);
+    const switchTimes = await host.changeTimes(switched);
+    const snapshot = await collect(threads, switched - 1, switchTimes.notified);
+    for (const thread of threads) await thread.ask({ type: 'close' });
     return {
       streams: count,
       'word every (ms)': `${echoDelayMs} → ${((notified.at(-1)! - notified[0]!) / (notified.length - 1)).toFixed(1)}`,
@@ -155,6 +175,8 @@ async function measure(count: number, echoDelayMs: number): Promise<Record<strin
       'applied p50 ms': quantile(latencies, 0.5),
       'applied p99 ms': quantile(latencies, 0.99),
       'applied max ms': quantile(latencies, 1),
+      'new conversation → applied p50 ms': quantile(snapshot.latencies, 0.5),
+      'new conversation p99 ms': quantile(snapshot.latencies, 0.99),
       'server CPU µs/frame': (serverCpuMs * 1000) / frames,
       'client CPU µs/frame': (clientCpuMs * 1000) / frames,
       'machine CPU %': ((serverCpuMs + clientCpuMs) / (wallMs * availableParallelism())) * 100,

@@ -37,7 +37,7 @@ interface Client {
   state: SyncState | null;
   stream: RawStream;
   /** [seq, applied at] of every state frame applied since recording started. */
-  readonly applied: Float64Array;
+  applied: Float64Array;
   recorded: number;
 }
 
@@ -87,6 +87,11 @@ async function run(input: ClientsInput): Promise<void> {
         break;
       }
       case 'record':
+        // A new recording: the previous arrays went to the coordinator.
+        for (const client of clients) {
+          client.applied = new Float64Array(2 * input.frames);
+          client.recorded = 0;
+        }
         recording = true;
         send({ type: 'recording' });
         break;
