@@ -36,16 +36,7 @@ async function serve(config: ServeConfig): Promise<void> {
     ...(config.mediaTtlMs === undefined ? {} : { mediaTtlMs: config.mediaTtlMs }),
     ...(config.uploadLimit === undefined ? {} : { uploadLimit: config.uploadLimit }),
   });
-  const [primary = host.url, ...others] = host.address.urls;
-  // Tests and scripts parse this exact first line for the port.
-  process.stdout.write(`webbridge listening on ${primary}\n`);
-  for (const url of others) process.stdout.write(`  also reachable at ${url}\n`);
-  // The one place the code is ever printed: the person at the host reads it off the screen.
-  process.stdout.write(`access code: ${accessCode}\n`);
-  const models = host.controller.readState().models.list.map((m) => m.id);
-  process.stdout.write(`models: ${models.join(', ')}\n`);
-  process.stdout.write(`${await connectionBanner(host.address.urls, accessCode)}\n`);
-
+  // Handlers first: a signal that arrives while the banner is drawn still shuts down cleanly.
   let closeConsole: (() => void) | undefined;
   let stopping = false;
   const shutdown = () => {
@@ -62,7 +53,17 @@ async function serve(config: ServeConfig): Promise<void> {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
 
-  if (config.console && process.stdin.isTTY) {
+  const [primary = host.url, ...others] = host.address.urls;
+  // Tests and scripts parse this exact first line for the port.
+  process.stdout.write(`webbridge listening on ${primary}\n`);
+  for (const url of others) process.stdout.write(`  also reachable at ${url}\n`);
+  // The one place the code is ever printed: the person at the host reads it off the screen.
+  process.stdout.write(`access code: ${accessCode}\n`);
+  const models = host.controller.readState().models.list.map((m) => m.id);
+  process.stdout.write(`models: ${models.join(', ')}\n`);
+  process.stdout.write(`${await connectionBanner(host.address.urls, accessCode)}\n`);
+
+  if (config.console && process.stdin.isTTY && !stopping) {
     closeConsole = startConsole({
       host,
       code: () => accessCode,

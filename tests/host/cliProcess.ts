@@ -20,7 +20,9 @@ export interface CliProcess {
 /** Starts the CLI and waits for its first stdout line, which names the port. */
 export async function startCli(args: readonly string[], timeoutMs = 10_000): Promise<CliProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npx pnpm build\` first.`);
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Run as the installed `webbridge` command is: the file itself, through its shebang (which
+  // gives Node its flags), not `node cli.js`.
+  const child = spawn(CLI, ['serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {

@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, expect, it } from 'vitest';
+import { type CliProcess, startCli } from './cliProcess';
+
+let cli: CliProcess | undefined;
+afterEach(() => {
+  if (cli && cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
+  cli = undefined;
+});
+
+// The bound on V8's young generation is what keeps RSS within 5 % after bursts of stream opens
+// and closes (docs/PERFORMANCE.md); it comes from the CLI's shebang, so check the running Node.
+it('the webbridge command runs Node with the young-generation bound', async () => {
+  cli = await startCli(['--port', '0', '--no-console', '--access-code', 'test-code-1234']);
+  const argv = readFileSync(`/proc/${cli.child.pid}/cmdline`, 'utf8').split('\0');
+  expect(argv).toContain('--max-semi-space-size=2');
+  expect(argv.some((arg) => arg.endsWith('cli.js'))).toBe(true);
+  cli.child.kill('SIGTERM');
+  expect((await cli.exited()).code).toBe(0);
+});
