@@ -81,6 +81,54 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
     await context.close();
   });
 
+  it('takes files dropped on the chat and images pasted into the message box', async () => {
+    const { page, problems, context } = await openConnected(browser, h);
+    const chips = page.locator('.pending .chip[data-attachment-id]');
+    // A file dragged from the desktop: dragover (which must be accepted) then drop.
+    await page.locator('main.chat').evaluate((chat) => {
+      const data = new DataTransfer();
+      data.items.add(new File(['dropped notes'], 'dropped.txt', { type: 'text/plain' }));
+      const over = new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true });
+      chat.dispatchEvent(over);
+      if (!over.defaultPrevented) throw new Error('the chat did not accept the drag');
+      chat.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+    });
+    await expect.poll(() => chips.count(), { timeout: 10_000 }).toBe(1);
+    // A screenshot pasted from the clipboard comes as a file beside HTML: the file wins (the
+    // paste's default is prevented). A paste of plain text is left to the browser.
+    const box = page.getByRole('textbox', { name: 'Message' });
+    const png = [...makeNoisePng(20, 20)];
+    const prevented = await box.evaluate((area, bytes) => {
+      const data = new DataTransfer();
+      data.setData('text/html', '<img src="x">');
+      data.items.add(new File([new Uint8Array(bytes)], 'image.png', { type: 'image/png' }));
+      return !area.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    }, png);
+    expect(prevented).toBe(true);
+    await expect.poll(() => chips.count(), { timeout: 10_000 }).toBe(2);
+    const textPasteKept = await box.evaluate((area) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', 'just words');
+      return area.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    });
+    expect(textPasteKept).toBe(true);
+    const pending = (await getState(h)).conversations.pending;
+    expect(pending.map((a) => a.name).sort()).toEqual(['dropped.txt', 'image.png']);
+    expect(pending.find((a) => a.name === 'image.png')?.size).toBe(png.length);
+    await shot(page, 'desktop-dropped-and-pasted');
+    // Leave the host as the other tests expect it: nothing pending.
+    for (const name of ['dropped.txt', 'image.png']) {
+      await page.getByRole('button', { name: `Remove ${name}` }).click();
+    }
+    await expect.poll(() => chips.count()).toBe(0);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('shows an approval inline and in the sidebar, and allowing it runs the tool', async () => {
     const { page, problems, context } = await openConnected(browser, h, PHONE);
     const box = page.getByRole('textbox', { name: 'Message' });

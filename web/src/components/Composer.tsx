@@ -14,7 +14,8 @@ export interface ComposerProps {
 
 /**
  * Writes and sends messages: Enter sends, Shift+Enter adds a line, Esc stops a reply. Files
- * can be picked or dropped and go with the next message. A send refused with 409 is kept
+ * can be picked, dropped or pasted (a screenshot from the clipboard) and go with the next
+ * message. A send refused with 409 is kept
  * here and only sent again, to the place shown, when the person confirms.
  */
 export function Composer({ snapshot }: ComposerProps) {
@@ -104,6 +105,14 @@ export function Composer({ snapshot }: ComposerProps) {
           onInput={(event) => {
             setText(event.currentTarget.value);
             if (changed) setChanged(null);
+          }}
+          onPaste={(event) => {
+            // Files win over the text the clipboard may carry beside them (a copied image
+            // also comes as HTML); a paste without files is ordinary text.
+            const files = event.clipboardData?.files;
+            if (!files || files.length === 0) return;
+            event.preventDefault();
+            void session.uploads.add(Array.from(files));
           }}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
