@@ -2,6 +2,7 @@ import type { Projection } from '@webbridge/contract';
 import type { HostAdapter } from '../adapter';
 import { FrameCache } from './FrameCache';
 import type { Subscriber } from './Subscriber';
+import { nextSeq } from './seqSource';
 
 /** One connected browser, as the host may show it to its user. */
 export interface ConnectionInfo {
@@ -20,7 +21,7 @@ const RESUME_HISTORY = 128;
  * client last received, so a slow client costs one reference, not a queue of updates.
  */
 export class EventHub {
-  private version = 0;
+  private version: number;
   private state: Projection;
   private readonly subscriptions = new Set<Subscriber>();
   private fanOutScheduled = false;
@@ -35,14 +36,17 @@ export class EventHub {
     private readonly historySize = RESUME_HISTORY,
   ) {
     this.state = host.readState();
-    this.history.set(0, this.state);
+    const { instanceId } = this.state;
+    this.version = nextSeq(instanceId);
+    this.history.set(this.version, this.state);
     this.unsubscribe = host.subscribe(() => {
-      this.version++;
+      this.version = nextSeq(instanceId);
       this.state = this.host.readState();
       this.history.set(this.version, this.state);
       // Projections share their unchanged parts, so a version costs little beyond its
-      // messages array; the oldest is forgotten first.
-      if (this.history.size > this.historySize) this.history.delete(this.version - this.historySize);
+      // messages array; the oldest (first inserted) is forgotten first. Seqs may skip
+      // numbers when another bridge of the same host runs at the same time (seqSource.ts).
+      if (this.history.size > this.historySize) this.history.delete(this.history.keys().next().value!);
       // One fan-out per burst, outside the host's task: the host's executor is not held up
       // by thousands of socket writes, and changes within one tick coalesce.
       if (!this.fanOutScheduled) {
