@@ -14,6 +14,16 @@ import {
 } from './browserHarness';
 import { makeNoisePng } from './makePng';
 
+/** The page's event constructors used below (this package compiles without the DOM library). */
+interface PageEvents {
+  DataTransfer: new () => {
+    items: { add(file: File): void };
+    setData(format: string, data: string): void;
+  };
+  DragEvent: new (type: string, init: object) => Event;
+  ClipboardEvent: new (type: string, init: object) => Event;
+}
+
 describe('attachments, approvals and the 409 flow in Chromium', () => {
   let browser: Browser;
   let h: TestHost;
@@ -86,6 +96,7 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
     const chips = page.locator('.pending .chip[data-attachment-id]');
     // A file dragged from the desktop: dragover (which must be accepted) then drop.
     await page.locator('main.chat').evaluate((chat) => {
+      const { DataTransfer, DragEvent } = globalThis as unknown as PageEvents;
       const data = new DataTransfer();
       data.items.add(new File(['dropped notes'], 'dropped.txt', { type: 'text/plain' }));
       const over = new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true });
@@ -99,6 +110,7 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
     const box = page.getByRole('textbox', { name: 'Message' });
     const png = [...makeNoisePng(20, 20)];
     const prevented = await box.evaluate((area, bytes) => {
+      const { DataTransfer, ClipboardEvent } = globalThis as unknown as PageEvents;
       const data = new DataTransfer();
       data.setData('text/html', '<img src="x">');
       data.items.add(new File([new Uint8Array(bytes)], 'image.png', { type: 'image/png' }));
@@ -109,6 +121,7 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
     expect(prevented).toBe(true);
     await expect.poll(() => chips.count(), { timeout: 10_000 }).toBe(2);
     const textPasteKept = await box.evaluate((area) => {
+      const { DataTransfer, ClipboardEvent } = globalThis as unknown as PageEvents;
       const data = new DataTransfer();
       data.setData('text/plain', 'just words');
       return area.dispatchEvent(
