@@ -105,8 +105,8 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
       chat.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
     });
     await expect.poll(() => chips.count(), { timeout: 10_000 }).toBe(1);
-    // A screenshot pasted from the clipboard comes as a file beside HTML: the file wins (the
-    // paste's default is prevented). A paste of plain text is left to the browser.
+    // A screenshot or an image copied from a page comes as a file (beside HTML, no plain
+    // text): it is attached, and the paste's default is prevented.
     const box = page.getByRole('textbox', { name: 'Message' });
     const png = [...makeNoisePng(20, 20)];
     const prevented = await box.evaluate((area, bytes) => {
@@ -120,15 +120,23 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
     }, png);
     expect(prevented).toBe(true);
     await expect.poll(() => chips.count(), { timeout: 10_000 }).toBe(2);
-    const textPasteKept = await box.evaluate((area) => {
-      const { DataTransfer, ClipboardEvent } = globalThis as unknown as PageEvents;
-      const data = new DataTransfer();
-      data.setData('text/plain', 'just words');
-      return area.dispatchEvent(
-        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    // Plain text, and text with a picture of it (cells copied from a spreadsheet), are text:
+    // left to the browser, nothing attached.
+    for (const withPicture of [false, true]) {
+      const textPasteKept = await box.evaluate(
+        (area, [picture, bytes]) => {
+          const { DataTransfer, ClipboardEvent } = globalThis as unknown as PageEvents;
+          const data = new DataTransfer();
+          data.setData('text/plain', 'a\tb\n1\t2');
+          if (picture) data.items.add(new File([new Uint8Array(bytes)], 'cells.png', { type: 'image/png' }));
+          return area.dispatchEvent(
+            new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+          );
+        },
+        [withPicture, png] as const,
       );
-    });
-    expect(textPasteKept).toBe(true);
+      expect(textPasteKept).toBe(true);
+    }
     const pending = (await getState(h)).conversations.pending;
     expect(pending.map((a) => a.name).sort()).toEqual(['dropped.txt', 'image.png']);
     expect(pending.find((a) => a.name === 'image.png')?.size).toBe(png.length);

@@ -107,10 +107,11 @@ export function Composer({ snapshot }: ComposerProps) {
             if (changed) setChanged(null);
           }}
           onPaste={(event) => {
-            // Files win over the text the clipboard may carry beside them (a copied image
-            // also comes as HTML); a paste without files is ordinary text.
-            const files = event.clipboardData?.files;
-            if (!files || files.length === 0) return;
+            // A screenshot or a copied image comes as files (and maybe HTML): attach them. Cells
+            // copied from a spreadsheet come as text *and* a picture of them: that is text.
+            const data = event.clipboardData;
+            const files = data?.files;
+            if (!data || !files || files.length === 0 || data.getData('text/plain') !== '') return;
             event.preventDefault();
             void session.uploads.add(Array.from(files));
           }}
