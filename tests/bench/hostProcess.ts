@@ -153,7 +153,9 @@ async function runChild(): Promise<void> {
   adapter.subscribe(() => {
     changeTimes.push(preciseNow());
     // The hub schedules its fan-out with setImmediate from its own listener, which runs
-    // before this one: this callback runs right after the frames went to every socket.
+    // before this one: this callback runs right after the fan-out wrote the frames to every
+    // socket that was taking them (a stream held back by backpressure gets its frame later,
+    // on drain; in the latency benchmark none is).
     const index = writtenTimes.length;
     writtenTimes.push(0);
     setImmediate(() => {

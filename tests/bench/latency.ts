@@ -41,16 +41,16 @@ const WORKER_ENTRY = new URL(
 class ClientThread {
   private readonly worker: Worker;
   private readonly answers: ClientsAnswer[] = [];
-  private waiting: ((answer: ClientsAnswer) => void) | undefined;
+  private readonly waiting: ((answer: ClientsAnswer) => void)[] = [];
 
   constructor(input: ClientsInput) {
     this.worker = new Worker(WORKER_ENTRY, {
       workerData: input,
       resourceLimits: { maxYoungGenerationSizeMb: 48 },
     });
+    // The worker answers commands in order, so answers go to waiters in order.
     this.worker.on('message', (answer: ClientsAnswer) => {
-      const waiting = this.waiting;
-      this.waiting = undefined;
+      const waiting = this.waiting.shift();
       if (waiting) waiting(answer);
       else this.answers.push(answer);
     });
@@ -65,7 +65,7 @@ class ClientThread {
     const queued = this.answers.shift();
     if (queued) return Promise.resolve(queued);
     return new Promise((resolve) => {
-      this.waiting = resolve;
+      this.waiting.push(resolve);
     });
   }
 
@@ -95,6 +95,8 @@ async function collect(
   let resyncs = 0;
   for (const thread of threads) {
     const collected = await thread.ask<'collected'>({ type: 'collect' });
+    if (collected.overflow > 0)
+      throw new Error(`${collected.overflow} applied frames did not fit the records`);
     resyncs += collected.resyncs;
     collected.records.forEach((applied, c) => {
       let upTo = start;
@@ -130,6 +132,8 @@ async function measure(count: number, echoDelayMs: number): Promise<Record<strin
     const allAt = async (seq: number) => {
       for (;;) {
         const answers = await Promise.all(threads.map((t) => t.ask<'lowestSeq'>({ type: 'lowestSeq' })));
+        // A client that had to resynchronise would wait for a snapshot that never comes.
+        if (answers.some((a) => a.resyncs > 0)) throw new Error('an emulated client had to resynchronise');
         if (answers.every((a) => a.seq >= seq)) return;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

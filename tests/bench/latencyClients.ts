@@ -28,9 +28,9 @@ export type ClientsCommand =
 /** Worker → coordinator, one answer per command (after `ready`). */
 export type ClientsAnswer =
   | { type: 'ready' }
-  | { type: 'lowestSeq'; seq: number }
+  | { type: 'lowestSeq'; seq: number; resyncs: number }
   | { type: 'recording' }
-  | { type: 'collected'; records: Float64Array[]; counts: number[]; resyncs: number }
+  | { type: 'collected'; records: Float64Array[]; counts: number[]; resyncs: number; overflow: number }
   | { type: 'closed' };
 
 interface Client {
@@ -46,6 +46,8 @@ async function run(input: ClientsInput): Promise<void> {
   if (!port) throw new Error('latencyClients runs as a worker thread');
   const clients: Client[] = [];
   let resyncs = 0;
+  /** Frames applied while recording that did not fit a client's record (must stay 0). */
+  let overflow = 0;
   let recording = false;
   for (let i = 0; i < input.count; i++) {
     const client: Client = {
@@ -67,10 +69,13 @@ async function run(input: ClientsInput): Promise<void> {
           return;
         }
         client.state = result.state;
-        if (recording && client.recorded < client.applied.length) {
-          client.applied[client.recorded++] = result.state.seq;
-          client.applied[client.recorded++] = at;
+        if (!recording) return;
+        if (client.recorded === client.applied.length) {
+          overflow++;
+          return;
         }
+        client.applied[client.recorded++] = result.state.seq;
+        client.applied[client.recorded++] = at;
       },
     });
     clients.push(client);
@@ -83,7 +88,7 @@ async function run(input: ClientsInput): Promise<void> {
       case 'lowestSeq': {
         let seq = Number.POSITIVE_INFINITY;
         for (const client of clients) seq = Math.min(seq, client.state?.seq ?? -1);
-        send({ type: 'lowestSeq', seq });
+        send({ type: 'lowestSeq', seq, resyncs });
         break;
       }
       case 'record':
@@ -103,6 +108,7 @@ async function run(input: ClientsInput): Promise<void> {
             records,
             counts: clients.map((c) => c.recorded),
             resyncs,
+            overflow,
           },
           records.map((r) => r.buffer as ArrayBuffer),
         );

@@ -1,5 +1,5 @@
 /**
- * The floor under the bridge's fan-out: how long plain Node takes to write one 30-byte frame to
+ * The floor under the bridge's fan-out: how long plain Node takes to write one 31-byte frame to
  * each of 2,000 loopback sockets whose reader is another process, with `socket.write` and with
  * a bare write(2) on the socket's descriptor. No HTTP, no bridge: what is left when the bridge's
  * own work is taken away. Compare with "all written" in latency.ts.
@@ -16,11 +16,16 @@ const ROUNDS = 100;
 const PAUSE_MS = 30;
 const FRAME = Buffer.from('id:12345\ndata:[12344," word"]\n\n');
 
-/** The reading side: connects `count` sockets and reads them until killed. */
-function runReader(port: number, count: number): void {
+/** The reading side: connects `count` sockets (in batches, as the accept queue is finite). */
+async function runReader(port: number, count: number): Promise<void> {
   const buffer = Buffer.allocUnsafe(64 * 1024);
   for (let i = 0; i < count; i++) {
-    connect({ port, host: '127.0.0.1', onread: { buffer, callback: () => true } });
+    const socket = connect({ port, host: '127.0.0.1', onread: { buffer, callback: () => true } });
+    socket.on('error', (error) => {
+      console.error(`reader: ${error.message}`);
+      process.exit(1);
+    });
+    if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
@@ -35,8 +40,15 @@ async function measure(count: number): Promise<Record<string, string | number>[]
   const reader = fork(fileURLToPath(import.meta.url), [READER_FLAG, String(port), String(count)], {
     execArgv: ['--import', import.meta.resolve('tsx')],
   });
+  const readerExited = new Promise<never>((_, reject) =>
+    reader.once('exit', (code) => reject(new Error(`the reader exited (${code})`))),
+  );
+  // Killing the reader at the end rejects this too: not an error then.
+  readerExited.catch(() => undefined);
   try {
-    while (sockets.length < count) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (sockets.length < count) {
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, 50)), readerExited]);
+    }
     const ways: [string, (socket: Socket) => void][] = [
       ['socket.write', (socket) => socket.write(FRAME)],
       // Node's internal handle: acceptable in a measurement, never in the bridge.
@@ -72,7 +84,7 @@ async function measure(count: number): Promise<Record<string, string | number>[]
 
 const readerAt = process.argv.indexOf(READER_FLAG);
 if (readerAt !== -1) {
-  runReader(Number(process.argv[readerAt + 1]), Number(process.argv[readerAt + 2]));
+  await runReader(Number(process.argv[readerAt + 1]), Number(process.argv[readerAt + 2]));
 } else {
   const rows = await measure(Number(process.argv[2] ?? 2000));
   printTable(
