@@ -11,8 +11,7 @@ import {
 import type { HostActionHandlers, HostActionName, HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
 import type { MediaRegistry } from '../media/MediaRegistry';
-
-type Outcome = { ok: true; value: ActionResponse } | { ok: false; error: unknown };
+import { type Outcome, type RecentAction, recentActionsOf } from './recentActions';
 
 /** Remembered outcomes of recent action ids. Bounded; the oldest is forgotten first. */
 const MAX_REMEMBERED = 10_000;
@@ -20,16 +19,19 @@ const MAX_REMEMBERED = 10_000;
 /**
  * Applies actions: the identity check and the effect run in one task on the host's main
  * executor, with no await between them, so no other action can slip in between. A repeated
- * `actionId` returns the first outcome and applies nothing.
+ * `actionId` returns the first outcome and applies nothing, also through a later bridge of the
+ * same host (recentActions.ts).
  */
 export class ActionDispatcher {
-  private readonly recent = new Map<string, { at: number; action: string; outcome: Promise<Outcome> }>();
+  private readonly recent: Map<string, RecentAction>;
 
   constructor(
     private readonly host: HostAdapter,
     private readonly media: MediaRegistry,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.recent = recentActionsOf(host);
+  }
 
   async dispatch(action: Action): Promise<ActionResponse> {
     const outcome = this.outcomeOf(action);
