@@ -169,6 +169,13 @@ describe('createBridgeClient: upload', () => {
     expect(progress).toEqual([[3, 3]]);
   });
 
+  it('names the conversation the file is for, when given', async () => {
+    const attachment = { id: 'att2', name: 'n.txt', type: 'text/plain', size: 1 };
+    const { client, requests } = setup([() => jsonResponse(201, { attachment })]);
+    await client.upload(new Blob(['x']), 'n.txt', { conversationId: 'conv_1-x' });
+    expect(requests[0]?.url).toBe('http://bridge.test/api/upload?name=n.txt&conversationId=conv_1-x');
+  });
+
   it('aborts through the signal', async () => {
     const { client } = setup([
       (r) =>

@@ -130,10 +130,15 @@ export interface BridgeClient {
   model(modelId: string): Promise<SensitiveOutcome<'model'>>;
   workspace(uri: string): Promise<SensitiveOutcome<'workspace'>>;
   /**
-   * Uploads one file as a pending attachment (raw body, `Content-Type` = the file's type).
+   * Uploads one file as a pending attachment (raw body, `Content-Type` = the file's type), of
+   * `options.conversationId` (pass the conversation the person sees, so the file stays there
+   * even if the host moves on while it uploads) or else of the current conversation.
    * @example
    * ```ts
-   * const attachment = await client.upload(file, file.name, { onProgress: (l, t) => bar(l / t) });
+   * const attachment = await client.upload(file, file.name, {
+   *   conversationId: store.getState().snapshot.conversationId,
+   *   onProgress: (l, t) => bar(l / t),
+   * });
    * ```
    */
   upload(file: Blob, name: string, options?: UploadOptions): Promise<HostAttachment>;
@@ -287,7 +292,10 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     model: (modelId) => sensitive({ action: 'model', modelId }),
     workspace: (uri) => sensitive({ action: 'workspace', uri }),
     upload(file, name, uploadOptions = {}) {
-      const url = `${baseUrl}${contract.upload.path}?name=${encodeURIComponent(name)}`;
+      const { conversationId } = uploadOptions;
+      const url =
+        `${baseUrl}${contract.upload.path}?name=${encodeURIComponent(name)}` +
+        (conversationId === undefined ? '' : `&conversationId=${encodeURIComponent(conversationId)}`);
       return uploadFile(
         {
           url,

@@ -22,6 +22,11 @@ export interface UploadOptions {
   readonly onProgress?: (loaded: number, total: number) => void;
   /** Aborts the upload; the promise rejects with code `aborted`. */
   readonly signal?: AbortSignal;
+  /**
+   * The conversation the file is for (the one the person sees); absent: whichever is current
+   * when the upload completes. An id the host does not know: `not_found`, and no file is kept.
+   */
+  readonly conversationId?: string;
 }
 
 /** What {@link uploadFile} needs besides the file. */

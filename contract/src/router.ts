@@ -57,13 +57,18 @@ export const contract = c.router(
     upload: {
       method: 'POST',
       path: '/api/upload',
-      summary: 'Upload one file (raw body) as a pending attachment.',
-      query: z.object({ name: z.string().min(1).max(255) }),
+      summary:
+        'Upload one file (raw body) as a pending attachment of the conversation named by conversationId (default: the current one).',
+      query: z.object({
+        name: z.string().min(1).max(255),
+        conversationId: z.string().min(1).max(200).optional(),
+      }),
       body: c.type<Blob | ArrayBuffer | Uint8Array>(),
       responses: {
         201: uploadResponseSchema,
         400: problemSchema,
         ...authErrors,
+        404: problemSchema,
         411: problemSchema,
         413: problemSchema,
       },

@@ -38,6 +38,11 @@ export interface CompletedUpload {
   readonly name: string;
   readonly type: string;
   readonly size: number;
+  /**
+   * The conversation the person was looking at when they picked the file; absent: the current
+   * one. An unknown id is refused (`not_found`), and the bridge then deletes the file.
+   */
+  readonly conversationId?: string | undefined;
 }
 
 /**

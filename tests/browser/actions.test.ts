@@ -93,6 +93,10 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
 
   it('takes files dropped on the chat and images pasted into the message box', async () => {
     const { page, problems, context } = await openConnected(browser, h);
+    const uploadUrls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/upload')) uploadUrls.push(request.url());
+    });
     const chips = page.locator('.pending .chip[data-attachment-id]');
     // A file dragged from the desktop: dragover (which must be accepted) then drop.
     await page.locator('main.chat').evaluate((chat) => {
@@ -137,8 +141,14 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
       );
       expect(textPasteKept).toBe(true);
     }
-    const pending = (await getState(h)).conversations.pending;
+    const state = await getState(h);
+    const pending = state.conversations.pending;
     expect(pending.map((a) => a.name).sort()).toEqual(['dropped.txt', 'image.png']);
+    // Each upload names the conversation on screen, so a host switch meanwhile cannot move it.
+    expect(uploadUrls).toHaveLength(2);
+    for (const url of uploadUrls) {
+      expect(new URL(url).searchParams.get('conversationId')).toBe(state.conversationId);
+    }
     expect(pending.find((a) => a.name === 'image.png')?.size).toBe(png.length);
     await shot(page, 'desktop-dropped-and-pasted');
     // Leave the host as the other tests expect it: nothing pending.

@@ -141,6 +141,12 @@ const MAKERS: { [R in RouteName]: Record<number, (hosts: Hosts) => Promise<Outco
     400: ({ h }) => viaFetch(`${h.url}/api/upload`, { method: 'POST', headers: bearer, body: 'x' }),
     401: ({ h }) => viaFetch(`${h.url}/api/upload?name=a.txt`, { method: 'POST', body: 'x' }),
     403: ({ h }) => foreignHost(h, 'POST', '/api/upload?name=a.txt'),
+    404: ({ h }) =>
+      viaFetch(`${h.url}/api/upload?name=a.txt&conversationId=no-such-conversation`, {
+        method: 'POST',
+        headers: bearer,
+        body: 'x',
+      }),
     411: ({ h }) => viaRaw(h, ['POST /api/upload?name=a.txt HTTP/1.1', `Authorization: Bearer ${TEST_CODE}`]),
     413: ({ h }) =>
       viaRaw(h, [

@@ -146,6 +146,48 @@ describe('upload and media', () => {
     }
   });
 
+  it('an upload stays with the conversation it names, even after the host has moved on', async () => {
+    const seen = await getState(h);
+    // The host switches to a new conversation while the browser's person still sees `seen`.
+    await act(h, { action: 'newConversation' });
+    const upload = (conversationId: string) =>
+      fetch(`${h.url}/api/upload?name=notes.txt&conversationId=${encodeURIComponent(conversationId)}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TEST_CODE}`, 'Content-Type': 'text/plain' },
+        body: 'for the first conversation',
+      });
+    const response = await upload(seen.conversationId);
+    expect(response.status).toBe(201);
+    const { attachment } = (await response.json()) as { attachment: { id: string } };
+    const now = await getState(h);
+    expect(now.conversationId).not.toBe(seen.conversationId);
+    expect(now.conversations.pending.map((a) => a.id)).not.toContain(attachment.id);
+    await act(h, { action: 'selectConversation', conversationId: seen.conversationId });
+    expect((await getState(h)).conversations.pending.map((a) => a.id)).toContain(attachment.id);
+
+    // A conversation the host does not know: 404, and the received file is not kept.
+    const before = uploadFiles(h).length;
+    const unknown = await upload('no-such-conversation');
+    expect(unknown.status).toBe(404);
+    expect((await problemOf(unknown)).code).toBe('not_found');
+    expect(uploadFiles(h).length).toBe(before);
+  });
+
+  it('a conversationId that cannot be an id is 400 before the body is read', async () => {
+    const response = await fetch(
+      `${h.url}/api/upload?name=a.txt&conversationId=${encodeURIComponent('../x')}`,
+      {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${TEST_CODE}`, 'Content-Type': 'text/plain' },
+        body: 'x',
+      },
+    );
+    expect(response.status).toBe(400);
+    const problem = await problemOf(response);
+    expect(problem.code).toBe('invalid_request');
+    expect(problem.issues?.[0]?.path).toEqual(['conversationId']);
+  });
+
   it('a missing name is 400 invalid_request', async () => {
     const response = await fetch(`${h.url}/api/upload`, {
       method: 'POST',

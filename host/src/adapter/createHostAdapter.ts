@@ -36,7 +36,7 @@ export function createHostAdapter(controller: ChatController): HostAdapter {
     subscribe: (listener) => controller.subscribe(listener),
     runOnMain: (task) => controller.executor.run(task),
     actions,
-    addAttachment: (upload: CompletedUpload) => controller.addAttachment(upload),
+    addAttachment: (upload: CompletedUpload) => controller.addAttachment(upload, upload.conversationId),
     resolveMedia: (attachmentId: string): MediaFile | undefined => controller.attachmentFile(attachmentId),
     authoriseWorkspace: (uri) => controller.authoriser.authorise(uri),
     locale: hostLocale,

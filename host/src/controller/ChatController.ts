@@ -12,6 +12,7 @@ import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import type { AttachmentFile } from './Attachments';
 import { ControllerCore } from './ControllerCore';
 import { ConversationActions } from './ConversationActions';
+import { notFound } from './errors';
 import { followToolResult } from './followToolResult';
 import { MessageActions } from './MessageActions';
 import { ProjectActions } from './ProjectActions';
@@ -197,10 +198,16 @@ export class ChatController {
     return { settings: core.settings };
   }
 
-  /** Records an uploaded file as a pending attachment of the current conversation. */
-  addAttachment(file: AttachmentFile): HostAttachment {
-    const attachment = this.core.attachments.add(this.core.selection.conversationId, file);
-    this.core.refresh();
+  /**
+   * Records an uploaded file as a pending attachment of `conversationId` (the conversation the
+   * person was looking at when they picked it), or of the current conversation.
+   */
+  addAttachment(file: AttachmentFile, conversationId?: string): HostAttachment {
+    const target = conversationId ?? this.core.selection.conversationId;
+    if (!this.core.store.conversation(target)) throw notFound('conversation');
+    const attachment = this.core.attachments.add(target, file);
+    // Another conversation's pending list is not in the projection: nothing to publish.
+    if (target === this.core.selection.conversationId) this.core.refresh();
     return attachment;
   }
 

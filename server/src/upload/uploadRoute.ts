@@ -15,9 +15,11 @@ export interface UploadDeps {
 }
 
 /**
- * POST /api/upload?name=<file name>: the raw body is the file, `Content-Type` its type.
- * A Content-Length is required (411) and checked against the limit before anything is read
- * (413); the body is then streamed to disk and handed to the host as a pending attachment.
+ * POST /api/upload?name=<file name>[&conversationId=<id>]: the raw body is the file,
+ * `Content-Type` its type. A Content-Length is required (411) and checked against the limit
+ * before anything is read (413); the body is then streamed to disk and handed to the host as
+ * a pending attachment of the conversation the browser names (the one its person was looking
+ * at, even if the host has moved on meanwhile), or of the current one.
  */
 export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
   return async (c: Context) => {
@@ -25,6 +27,12 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
     if (name === undefined) {
       throw new BridgeError('invalid_request', 'Give the file name as ?name= (1 to 255 characters).', {
         issues: [{ path: ['name'], message: 'required, 1 to 255 characters, no control characters' }],
+      });
+    }
+    const conversationId = c.req.query('conversationId');
+    if (conversationId !== undefined && !/^[\w-]{1,200}$/.test(conversationId)) {
+      throw new BridgeError('invalid_request', 'conversationId is not a conversation id.', {
+        issues: [{ path: ['conversationId'], message: '1 to 200 letters, digits, - or _' }],
       });
     }
     const lengthHeader = c.req.header('content-length');
@@ -46,6 +54,7 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
           name,
           type: safeMediaType(c.req.header('content-type')),
           size: file.size,
+          conversationId,
         }),
       );
       return c.json({ attachment }, 201);

@@ -73,7 +73,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
           event.preventDefault();
           setDragging(false);
           const files = event.dataTransfer?.files;
-          if (files && files.length > 0) void session.uploads.add(files);
+          if (files && files.length > 0) void session.uploads.add(files, snapshot.conversationId);
         }}
       >
         <TopBar title={title} onMenu={() => setDrawerOpen(true)} />

@@ -20,7 +20,10 @@ export interface ComposerProps {
  */
 export function Composer({ snapshot }: ComposerProps) {
   const session = useSession();
-  const uploads = useObservable(session.uploads.items);
+  const { conversationId } = snapshot;
+  // Uploads started in another conversation go on there; this one shows its own.
+  const allUploads = useObservable(session.uploads.items);
+  const uploads = allUploads.filter((u) => u.conversationId === conversationId);
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [changed, setChanged] = useState<{ destination: Destination; text: string } | null>(null);
@@ -82,7 +85,7 @@ export function Composer({ snapshot }: ComposerProps) {
           aria-label="Attach files"
           onChange={(event) => {
             const files = event.currentTarget.files;
-            if (files && files.length > 0) void session.uploads.add(Array.from(files));
+            if (files && files.length > 0) void session.uploads.add(Array.from(files), conversationId);
             event.currentTarget.value = '';
           }}
         />
@@ -113,7 +116,7 @@ export function Composer({ snapshot }: ComposerProps) {
             const files = data?.files;
             if (!data || !files || files.length === 0 || data.getData('text/plain') !== '') return;
             event.preventDefault();
-            void session.uploads.add(Array.from(files));
+            void session.uploads.add(Array.from(files), conversationId);
           }}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {

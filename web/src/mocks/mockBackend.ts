@@ -87,6 +87,12 @@ export function createMockBackend(options: MockBackendOptions = {}): MockBackend
     [`POST ${contract.upload.path}`]: async (request, url) => {
       const name = url.searchParams.get('name');
       if (!name) return mockProblem('invalid_request', 'The upload needs a name.');
+      // The mock keeps pending files for the current conversation only: a file meant for
+      // another one is refused rather than shown in the wrong place.
+      const target = url.searchParams.get('conversationId');
+      if (target !== null && target !== state().conversationId) {
+        return mockProblem('not_found', 'The mock keeps uploads for the current conversation only.');
+      }
       const blob = new Blob([await request.arrayBuffer()], {
         type: request.headers.get('content-type') ?? '',
       });

@@ -13,6 +13,7 @@ function controllable() {
     finish: (id: string) => void;
     fail: (error: unknown) => void;
     signal: AbortSignal | undefined;
+    conversationId: string | undefined;
   }[] = [];
   const upload: UploadFn = (_file, _name, options) =>
     new Promise((resolve, reject) => {
@@ -24,16 +25,27 @@ function controllable() {
         finish: (id) => resolve({ id }),
         fail: reject,
         signal: options.signal,
+        conversationId: options.conversationId,
       });
     });
   return { upload, calls };
 }
 
 describe('createUploads', () => {
+  it('uploads into the conversation the file was picked in, and says so on the item', async () => {
+    const { upload, calls } = controllable();
+    const uploads = createUploads(upload);
+    const done = uploads.add([file('a.bin', 10)], 'conv-7');
+    expect(calls[0]?.conversationId).toBe('conv-7');
+    expect(uploads.items.get()[0]?.conversationId).toBe('conv-7');
+    calls[0]?.finish('att-7');
+    await done;
+  });
+
   it('shows progress, then keeps the finished upload until the host lists it as pending', async () => {
     const { upload, calls } = controllable();
     const uploads = createUploads(upload);
-    const done = uploads.add([file('a.bin', 100)]);
+    const done = uploads.add([file('a.bin', 100)], 'conv-1');
     expect(uploads.items.get()).toMatchObject([{ name: 'a.bin', size: 100, loaded: 0, status: 'uploading' }]);
     calls[0]?.progress(40, 100);
     expect(uploads.items.get()[0]?.loaded).toBe(40);
@@ -49,7 +61,7 @@ describe('createUploads', () => {
   it('forgets a finished upload the host never lists, after a grace period', async () => {
     const { upload, calls } = controllable();
     const uploads = createUploads(upload);
-    const done = uploads.add([file('a.bin', 1)]);
+    const done = uploads.add([file('a.bin', 1)], 'conv-1');
     calls[0]?.finish('att-1');
     await done;
     const finishedAt = uploads.items.get()[0]?.doneAt ?? 0;
@@ -62,7 +74,7 @@ describe('createUploads', () => {
   it('says why an upload failed, and forgets it when dismissed', async () => {
     const { upload, calls } = controllable();
     const uploads = createUploads(upload);
-    const done = uploads.add([file('big.bin', 10)]);
+    const done = uploads.add([file('big.bin', 10)], 'conv-1');
     calls[0]?.fail(new BridgeClientError({ code: 'payload_too_large', status: 413, detail: 'too large' }));
     await done;
     const [item] = uploads.items.get();
@@ -74,7 +86,7 @@ describe('createUploads', () => {
   it('aborts a running upload when dismissed', async () => {
     const { upload, calls } = controllable();
     const uploads = createUploads(upload);
-    const done = uploads.add([file('a.bin', 10), file('b.bin', 10)]);
+    const done = uploads.add([file('a.bin', 10), file('b.bin', 10)], 'conv-1');
     expect(uploads.items.get()).toHaveLength(2);
     uploads.dismiss(uploads.items.get()[0]?.key ?? -1);
     expect(calls[0]?.signal?.aborted).toBe(true);

@@ -7,6 +7,8 @@ export interface UploadItem {
   readonly key: number;
   readonly name: string;
   readonly size: number;
+  /** The conversation the file was picked in, where the host keeps it pending. */
+  readonly conversationId: string;
   readonly loaded: number;
   readonly status: 'uploading' | 'done' | 'error';
   /** The new attachment's id once the host has it. */
@@ -23,14 +25,22 @@ export interface UploadItem {
 export type UploadFn = (
   file: Blob,
   name: string,
-  options: { onProgress?: (loaded: number, total: number) => void; signal?: AbortSignal },
+  options: {
+    onProgress?: (loaded: number, total: number) => void;
+    signal?: AbortSignal;
+    conversationId?: string;
+  },
 ) => Promise<{ id: string }>;
 
 /** The uploads of this page: progress of each file until the host lists it as pending. */
 export interface Uploads {
   readonly items: Observable<readonly UploadItem[]>;
-  /** Starts uploading each file; resolves when all have finished (or failed). */
-  add(files: Iterable<File>): Promise<void>;
+  /**
+   * Starts uploading each file as a pending attachment of `conversationId` (the conversation
+   * on screen, so the files stay there even if the host switches meanwhile); resolves when
+   * all have finished (or failed).
+   */
+  add(files: Iterable<File>, conversationId: string): Promise<void>;
   /** Aborts an upload or forgets a failed one. */
   dismiss(key: number): void;
   /**
@@ -47,7 +57,7 @@ export interface Uploads {
  * @example
  * ```ts
  * const uploads = createUploads((file, name, o) => client.upload(file, name, o));
- * await uploads.add(input.files);
+ * await uploads.add(input.files, snapshot.conversationId);
  * ```
  */
 export function createUploads(upload: UploadFn): Uploads {
@@ -56,13 +66,14 @@ export function createUploads(upload: UploadFn): Uploads {
   const update = (key: number, patch: Partial<UploadItem>) =>
     items.set(items.get().map((item) => (item.key === key ? { ...item, ...patch } : item)));
 
-  const start = async (file: File): Promise<void> => {
+  const start = async (file: File, conversationId: string): Promise<void> => {
     const key = nextKey++;
     const controller = new AbortController();
     const item: UploadItem = {
       key,
       name: file.name,
       size: file.size,
+      conversationId,
       loaded: 0,
       status: 'uploading',
       abort: () => controller.abort(),
@@ -71,6 +82,7 @@ export function createUploads(upload: UploadFn): Uploads {
     try {
       const attachment = await upload(file, file.name || 'file', {
         signal: controller.signal,
+        conversationId,
         onProgress: (loaded) => update(key, { loaded: Math.min(loaded, file.size) }),
       });
       update(key, { status: 'done', loaded: file.size, attachmentId: attachment.id, doneAt: Date.now() });
@@ -85,8 +97,8 @@ export function createUploads(upload: UploadFn): Uploads {
 
   return {
     items,
-    async add(files) {
-      await Promise.all(Array.from(files, start));
+    async add(files, conversationId) {
+      await Promise.all(Array.from(files, (file) => start(file, conversationId)));
     },
     dismiss(key) {
       const item = items.get().find((i) => i.key === key);
