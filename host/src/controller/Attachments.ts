@@ -2,10 +2,16 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { HostAttachment } from '@webbridge/contract';
+import { BridgeError } from '@webbridge/server';
 import type { AttachmentRow, HostStore } from '../db/HostStore';
 import { newId } from '../ids';
 import { notApplicable, notFound } from './errors';
 import { toHostAttachment } from './tree';
+
+/** Most files one conversation can hold waiting for a send. */
+export const MAX_PENDING_FILES = 32;
+/** Most bytes of files waiting for a send, all conversations together: the disk is the phone's. */
+export const MAX_PENDING_BYTES = 1024 * 1024 * 1024;
 
 /** A file behind an attachment. */
 export interface AttachmentFile {
@@ -30,8 +36,24 @@ export class Attachments {
     this.uploadDir = uploadDir;
   }
 
-  /** Records an uploaded file as pending in a conversation. */
+  /**
+   * Records an uploaded file as pending in a conversation, within the quotas: a runaway
+   * client cannot fill the host's disk with files nobody sends (413, and the bridge deletes
+   * the file).
+   */
   add(conversationId: string, file: AttachmentFile): HostAttachment {
+    if (this.store.pendingAttachments(conversationId).length >= MAX_PENDING_FILES) {
+      throw new BridgeError(
+        'payload_too_large',
+        `${MAX_PENDING_FILES} files are already waiting to be sent here. Send or remove some first.`,
+      );
+    }
+    if (this.store.pendingBytes() + file.size > MAX_PENDING_BYTES) {
+      throw new BridgeError(
+        'payload_too_large',
+        'The files waiting to be sent take all the room this host allows. Send or remove some first.',
+      );
+    }
     const row: AttachmentRow = {
       id: newId(),
       conversation_id: conversationId,

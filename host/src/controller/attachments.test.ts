@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { onMain, testController, waitForIdle } from '../testing/testController';
+import { MAX_PENDING_BYTES, MAX_PENDING_FILES } from './Attachments';
 import type { ChatController } from './ChatController';
 
 let open: ChatController[] = [];
@@ -39,6 +40,32 @@ describe('attachments', () => {
     await expect(onMain(controller, () => controller.send('x', ['unknown']))).rejects.toMatchObject({
       code: 'not_found',
     });
+  });
+
+  it('keeps at most MAX_PENDING_FILES waiting per conversation and MAX_PENDING_BYTES in all', async () => {
+    const { controller, dataDir } = testController();
+    open.push(controller);
+    for (let i = 0; i < MAX_PENDING_FILES; i++) {
+      await onMain(controller, () => controller.addAttachment(upload(dataDir, `f${i}`)));
+    }
+    await expect(
+      onMain(controller, () => controller.addAttachment(upload(dataDir, 'one-more'))),
+    ).rejects.toMatchObject({
+      code: 'payload_too_large',
+    });
+    expect(controller.readState().conversations.pending).toHaveLength(MAX_PENDING_FILES);
+    // Another conversation has its own count, but the bytes are counted across the host.
+    await onMain(controller, () => controller.newConversation());
+    const other = await onMain(controller, () => controller.addAttachment(upload(dataDir, 'elsewhere')));
+    expect(controller.readState().conversations.pending.map((p) => p.id)).toEqual([other.id]);
+    const pendingBytes = (MAX_PENDING_FILES + 1) * 4;
+    const huge = { ...upload(dataDir, 'huge'), size: MAX_PENDING_BYTES - pendingBytes + 1 };
+    await expect(onMain(controller, () => controller.addAttachment(huge))).rejects.toMatchObject({
+      code: 'payload_too_large',
+    });
+    const fits = { ...upload(dataDir, 'fits'), size: MAX_PENDING_BYTES - pendingBytes };
+    await onMain(controller, () => controller.addAttachment(fits));
+    expect(controller.readState().conversations.pending).toHaveLength(2);
   });
 
   it('removes a pending attachment with its file', async () => {

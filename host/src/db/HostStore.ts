@@ -169,6 +169,10 @@ export class HostStore {
   pendingAttachments(conversationId: string): AttachmentRow[] {
     return this.s.pendingAttachments.all(conversationId) as AttachmentRow[];
   }
+  /** Bytes of every attachment not sent yet, in all conversations. */
+  pendingBytes(): number {
+    return (this.s.pendingBytes.get() as { bytes: number }).bytes;
+  }
   attachment(id: string): AttachmentRow | undefined {
     return this.s.attachment.get(id) as AttachmentRow | undefined;
   }
@@ -260,6 +264,9 @@ function prepare(db: Database) {
     ),
     pendingAttachments: db.prepare(
       'SELECT * FROM attachments WHERE conversation_id = ? AND message_id IS NULL ORDER BY created_at, rowid',
+    ),
+    pendingBytes: db.prepare(
+      'SELECT COALESCE(SUM(size), 0) AS bytes FROM attachments WHERE message_id IS NULL',
     ),
     attachment: db.prepare('SELECT * FROM attachments WHERE id = ?'),
     insertAttachment: db.prepare(

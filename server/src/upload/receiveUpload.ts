@@ -33,7 +33,10 @@ export async function receiveUpload(
       size += chunk.length;
       if (size > limit || size > declared) {
         callback(
-          new BridgeError('payload_too_large', 'The upload is larger than it declared or than the limit.'),
+          new BridgeError(
+            'payload_too_large',
+            'The file is larger than its declared size or than this host takes.',
+          ),
         );
         return;
       }

@@ -21,6 +21,13 @@ export interface UploadDeps {
  * a pending attachment of the conversation the browser names (the one its person was looking
  * at, even if the host has moved on meanwhile), or of the current one.
  */
+/** A byte count for people: 25 MiB, 300 KiB, 512 bytes. */
+function describeSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
+  return `${bytes} bytes`;
+}
+
 export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
   return async (c: Context) => {
     const name = safeFileName(c.req.query('name'));
@@ -42,7 +49,10 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
     const declared = Number(lengthHeader);
     if (declared === 0) throw new BridgeError('invalid_request', 'The file is empty.');
     if (declared > uploadLimit) {
-      throw new BridgeError('payload_too_large', `Uploads are limited to ${uploadLimit} bytes.`);
+      throw new BridgeError(
+        'payload_too_large',
+        `This host takes files of up to ${describeSize(uploadLimit)}.`,
+      );
     }
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const body = incoming ?? (c.req.raw.body ? Readable.fromWeb(c.req.raw.body as never) : Readable.from([]));

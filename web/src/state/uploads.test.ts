@@ -75,10 +75,12 @@ describe('createUploads', () => {
     const { upload, calls } = controllable();
     const uploads = createUploads(upload);
     const done = uploads.add([file('big.bin', 10)], 'conv-1');
-    calls[0]?.fail(new BridgeClientError({ code: 'payload_too_large', status: 413, detail: 'too large' }));
+    const detail = 'This host takes files of up to 25 MiB.';
+    calls[0]?.fail(new BridgeClientError({ code: 'payload_too_large', status: 413, detail }));
     await done;
     const [item] = uploads.items.get();
-    expect(item).toMatchObject({ status: 'error', error: 'The file is too large for this host.' });
+    // The host's own words: it knows the limit, or that too many files are waiting.
+    expect(item).toMatchObject({ status: 'error', error: detail });
     uploads.dismiss(item?.key ?? -1);
     expect(uploads.items.get()).toEqual([]);
   });

@@ -119,7 +119,6 @@ export function createUploads(upload: UploadFn): Uploads {
 
 function describeUploadError(error: unknown): string {
   if (error instanceof BridgeClientError) {
-    if (error.code === 'payload_too_large') return 'The file is too large for this host.';
     if (error.code === 'network') return 'The upload was interrupted.';
     return error.detail;
   }
