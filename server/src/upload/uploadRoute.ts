@@ -21,11 +21,11 @@ export interface UploadDeps {
  * a pending attachment of the conversation the browser names (the one its person was looking
  * at, even if the host has moved on meanwhile), or of the current one.
  */
-/** A byte count for people: 25 MiB, 300 KiB, 512 bytes. */
+/** A byte count for people: 25 MiB, 300 KiB, 512 bytes (a no-break space keeps it on one line). */
 function describeSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MiB`;
-  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
-  return `${bytes} bytes`;
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))}\u00a0MiB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))}\u00a0KiB`;
+  return `${bytes}\u00a0bytes`;
 }
 
 export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
