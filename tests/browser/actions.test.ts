@@ -141,18 +141,30 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
       );
       expect(textPasteKept).toBe(true);
     }
+    // A file copied in a file manager comes with its name as text: it is attached.
+    const fileManagerPaste = await box.evaluate((area) => {
+      const { DataTransfer, ClipboardEvent } = globalThis as unknown as PageEvents;
+      const data = new DataTransfer();
+      data.setData('text/plain', 'report.txt');
+      data.items.add(new File(['the report'], 'report.txt', { type: 'text/plain' }));
+      return !area.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    });
+    expect(fileManagerPaste).toBe(true);
+    await expect.poll(() => chips.count(), { timeout: 10_000 }).toBe(3);
     const state = await getState(h);
     const pending = state.conversations.pending;
-    expect(pending.map((a) => a.name).sort()).toEqual(['dropped.txt', 'image.png']);
+    expect(pending.map((a) => a.name).sort()).toEqual(['dropped.txt', 'image.png', 'report.txt']);
     // Each upload names the conversation on screen, so a host switch meanwhile cannot move it.
-    expect(uploadUrls).toHaveLength(2);
+    expect(uploadUrls).toHaveLength(3);
     for (const url of uploadUrls) {
       expect(new URL(url).searchParams.get('conversationId')).toBe(state.conversationId);
     }
     expect(pending.find((a) => a.name === 'image.png')?.size).toBe(png.length);
     await shot(page, 'desktop-dropped-and-pasted');
     // Leave the host as the other tests expect it: nothing pending.
-    for (const name of ['dropped.txt', 'image.png']) {
+    for (const name of ['dropped.txt', 'image.png', 'report.txt']) {
       await page.getByRole('button', { name: `Remove ${name}` }).click();
     }
     await expect.poll(() => chips.count()).toBe(0);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Snapshot } from '@webbridge/contract';
+import { createHostAdapter } from '@webbridge/host';
 import { createBridge } from '@webbridge/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getState, guardOf, postAction, problemOf, waitFor } from '../support/api';
@@ -84,8 +85,26 @@ describe('actionId: a retried action is applied once', () => {
     expect((await problemOf(other)).code).toBe('invalid_request');
   });
 
+  it('refreshMedia is not remembered: it changes nothing, and each call gets a fresh media id', async () => {
+    const uploaded = await fetch(`${h.url}/api/upload?name=r.txt`, {
+      method: 'POST',
+      headers: { ...h.auth(), 'Content-Type': 'text/plain' },
+      body: 'refresh me',
+    });
+    const { attachment } = (await uploaded.json()) as { attachment: { id: string } };
+    const action = { action: 'refreshMedia', attachmentId: attachment.id, actionId: 'retry-action-6' };
+    const ids = [];
+    for (let i = 0; i < 2; i++) {
+      const response = await postAction(h, action);
+      expect(response.status).toBe(200);
+      ids.push(((await response.json()) as { result: { media: { id: string } } }).result.media.id);
+    }
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
   it('a bridge started again on the same host still remembers the ids (sharing off and on)', async () => {
-    const { adapter } = h.host;
+    // The app may build a new adapter for the new bridge: the memory follows the host's run.
+    const { controller } = h.host;
     const code = 'second-bridge-code';
     const auth = (extra: Record<string, string> = {}) => ({
       Authorization: `Bearer ${code}`,
@@ -93,7 +112,11 @@ describe('actionId: a retried action is applied once', () => {
       ...extra,
     });
     const open = async () => {
-      const bridge = createBridge({ host: adapter, accessCode: code, uploadDir: join(h.dataDir, 'uploads') });
+      const bridge = createBridge({
+        host: createHostAdapter(controller),
+        accessCode: code,
+        uploadDir: join(h.dataDir, 'uploads'),
+      });
       const url = (await bridge.listen({ port: 0, hostname: '127.0.0.1' })).urls[0]!;
       return { bridge, reach: { url, auth } };
     };

@@ -173,19 +173,27 @@ describe('upload and media', () => {
     expect(uploadFiles(h).length).toBe(before);
   });
 
-  it('a conversationId that cannot be an id is 400 before the body is read', async () => {
-    const response = await fetch(
-      `${h.url}/api/upload?name=a.txt&conversationId=${encodeURIComponent('../x')}`,
-      {
+  it('a conversationId no id can be is 400; any other reaches the host, whatever its shape', async () => {
+    const upload = (conversationId: string) =>
+      fetch(`${h.url}/api/upload?name=a.txt&conversationId=${encodeURIComponent(conversationId)}`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${TEST_CODE}`, 'Content-Type': 'text/plain' },
         body: 'x',
-      },
-    );
-    expect(response.status).toBe(400);
-    const problem = await problemOf(response);
-    expect(problem.code).toBe('invalid_request');
-    expect(problem.issues?.[0]?.path).toEqual(['conversationId']);
+      });
+    for (const bad of ['tab\there', 'x'.repeat(201)]) {
+      const response = await upload(bad);
+      expect(response.status).toBe(400);
+      const problem = await problemOf(response);
+      expect(problem.code).toBe('invalid_request');
+      expect(problem.issues?.[0]?.path).toEqual(['conversationId']);
+    }
+    // Another host may shape its ids otherwise: the bridge passes them on (this host does not
+    // know them: 404 from the host, not 400 from the bridge).
+    for (const foreign of ['conv:1.a', 'a/b c']) {
+      const response = await upload(foreign);
+      expect(response.status).toBe(404);
+      expect((await problemOf(response)).code).toBe('not_found');
+    }
   });
 
   it('a missing name is 400 invalid_request', async () => {

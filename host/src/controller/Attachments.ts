@@ -38,8 +38,8 @@ export class Attachments {
 
   /**
    * Records an uploaded file as pending in a conversation, within the quotas: a runaway
-   * client cannot fill the host's disk with files nobody sends (413, and the bridge deletes
-   * the file).
+   * client cannot keep the host's disk filled with files nobody sends (413, and the bridge
+   * deletes the file; uploads still arriving are bounded by the upload limit each).
    */
   add(conversationId: string, file: AttachmentFile): HostAttachment {
     if (this.store.pendingAttachments(conversationId).length >= MAX_PENDING_FILES) {

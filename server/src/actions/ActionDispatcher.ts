@@ -42,7 +42,9 @@ export class ActionDispatcher {
 
   private outcomeOf(action: Action): Promise<Outcome> {
     const id = action.actionId;
-    if (id === undefined) return this.run(action);
+    // A fresh media id changes nothing, and an id from this bridge's registry would mean
+    // nothing to a later bridge of the host: a repeated refreshMedia simply runs again.
+    if (id === undefined || action.action === 'refreshMedia') return this.run(action);
     this.forgetOld();
     const seen = this.recent.get(id);
     if (seen) {

@@ -11,18 +11,21 @@ export interface RecentAction {
   readonly outcome: Promise<Outcome>;
 }
 
-const byHost = new WeakMap<HostAdapter, Map<string, RecentAction>>();
+const byInstance = new Map<string, Map<string, RecentAction>>();
 
 /**
- * The remembered action ids of a host, shared by every bridge built on it. A host that stops
- * sharing and shares again builds a new bridge; a phone's retry of a send whose answer was
- * lost in between must still find the first outcome there, not apply the send a second time.
+ * The remembered action ids of a host's run (its instanceId), shared by every bridge of this
+ * process built on it, even through a new adapter object. A host that stops sharing and
+ * shares again builds a new bridge; a phone's retry of a send whose answer was lost in
+ * between must still find the first outcome there, not apply the send a second time. The
+ * memory is bounded per run (the dispatcher forgets old ids); one run is one entry here.
  */
 export function recentActionsOf(host: HostAdapter): Map<string, RecentAction> {
-  let recent = byHost.get(host);
+  const { instanceId } = host.readState();
+  let recent = byInstance.get(instanceId);
   if (!recent) {
     recent = new Map();
-    byHost.set(host, recent);
+    byInstance.set(instanceId, recent);
   }
   return recent;
 }

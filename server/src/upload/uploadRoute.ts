@@ -5,13 +5,20 @@ import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
 import { receiveUpload } from './receiveUpload';
-import { safeFileName, safeMediaType } from './safeNames';
+import { plausibleId, safeFileName, safeMediaType } from './safeNames';
 
 /** Dependencies of POST /api/upload. */
 export interface UploadDeps {
   readonly host: HostAdapter;
   readonly uploadDir: string;
   readonly uploadLimit: number;
+}
+
+/** A byte count for people: 25 MiB, 300 KiB, 512 bytes (a no-break space keeps it on one line). */
+function describeSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))}\u00a0MiB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))}\u00a0KiB`;
+  return `${bytes}\u00a0bytes`;
 }
 
 /**
@@ -21,13 +28,6 @@ export interface UploadDeps {
  * a pending attachment of the conversation the browser names (the one its person was looking
  * at, even if the host has moved on meanwhile), or of the current one.
  */
-/** A byte count for people: 25 MiB, 300 KiB, 512 bytes (a no-break space keeps it on one line). */
-function describeSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))}\u00a0MiB`;
-  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))}\u00a0KiB`;
-  return `${bytes}\u00a0bytes`;
-}
-
 export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
   return async (c: Context) => {
     const name = safeFileName(c.req.query('name'));
@@ -37,9 +37,9 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
       });
     }
     const conversationId = c.req.query('conversationId');
-    if (conversationId !== undefined && !/^[\w-]{1,200}$/.test(conversationId)) {
+    if (conversationId !== undefined && plausibleId(conversationId) === undefined) {
       throw new BridgeError('invalid_request', 'conversationId is not a conversation id.', {
-        issues: [{ path: ['conversationId'], message: '1 to 200 letters, digits, - or _' }],
+        issues: [{ path: ['conversationId'], message: '1 to 200 characters, no control characters' }],
       });
     }
     const lengthHeader = c.req.header('content-length');

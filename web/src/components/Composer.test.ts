@@ -9,7 +9,7 @@ import { observable } from '../state/observable';
 import { SessionContext } from '../state/SessionContext';
 import type { Snapshot } from '../state/types';
 import { createUploads } from '../state/uploads';
-import { Composer } from './Composer';
+import { Composer, pasteIsFiles } from './Composer';
 
 const destination: Destination = {
   instanceId: 'i',
@@ -174,5 +174,25 @@ describe('Composer', () => {
     const stop = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Stop');
     await act(() => stop?.click());
     expect(sensitive).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('pasteIsFiles', () => {
+  const clip = (text: string, ...names: string[]) => ({
+    files: names.map((name) => new File(['x'], name)) as unknown as FileList,
+    getData: (format: string) => (format === 'text/plain' ? text : ''),
+  });
+
+  it('attaches files that come alone or with only their names', () => {
+    expect(pasteIsFiles(clip('', 'image.png'))).toBe(true); // a screenshot
+    expect(pasteIsFiles(clip('report.pdf', 'report.pdf'))).toBe(true); // copied in a file manager
+    expect(pasteIsFiles(clip('a.pdf\r\nb.png\n', 'a.pdf', 'b.png'))).toBe(true);
+    expect(pasteIsFiles(clip('/Users/ann/report.pdf', 'report.pdf'))).toBe(true);
+  });
+
+  it('keeps text as text, even with a picture of it', () => {
+    expect(pasteIsFiles(clip('just words'))).toBe(false);
+    expect(pasteIsFiles(clip('a\tb\n1\t2', 'image.png'))).toBe(false); // spreadsheet cells
+    expect(pasteIsFiles(clip('report.pdf and more', 'report.pdf'))).toBe(false);
   });
 });

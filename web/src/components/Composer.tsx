@@ -7,6 +7,24 @@ import { DestinationConfirm } from './DestinationConfirm';
 import { Icon } from './Icon';
 import { PendingAttachments } from './PendingAttachments';
 
+/**
+ * Whether a paste means "attach these files" rather than "type this text". A screenshot or an
+ * image copied from a page comes as files (and maybe HTML); files copied in a file manager
+ * come with their names as text. Cells copied from a spreadsheet come as text *and* a picture
+ * of them: that is text.
+ */
+export function pasteIsFiles(data: Pick<DataTransfer, 'files' | 'getData'>): boolean {
+  if (data.files.length === 0) return false;
+  const names = new Set(Array.from(data.files, (file) => file.name));
+  const lines = data
+    .getData('text/plain')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  // Each line the name (or path) of a pasted file: the text only names the files.
+  return lines.every((line) => names.has(line) || names.has(line.split(/[\\/]/).pop() ?? ''));
+}
+
 /** Props of {@link Composer}. */
 export interface ComposerProps {
   readonly snapshot: Snapshot;
@@ -110,13 +128,10 @@ export function Composer({ snapshot }: ComposerProps) {
             if (changed) setChanged(null);
           }}
           onPaste={(event) => {
-            // A screenshot or a copied image comes as files (and maybe HTML): attach them. Cells
-            // copied from a spreadsheet come as text *and* a picture of them: that is text.
             const data = event.clipboardData;
-            const files = data?.files;
-            if (!data || !files || files.length === 0 || data.getData('text/plain') !== '') return;
+            if (!data || !pasteIsFiles(data)) return;
             event.preventDefault();
-            void session.uploads.add(Array.from(files), conversationId);
+            void session.uploads.add(Array.from(data.files), conversationId);
           }}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
