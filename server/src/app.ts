@@ -1,5 +1,5 @@
 import { MAX_JSON, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type { ActionDispatcher } from './actions/ActionDispatcher';
@@ -13,6 +13,7 @@ import type { AccessCodeHolder } from './guards/authGuard';
 import { authGuard } from './guards/authGuard';
 import { headerGuard } from './guards/headerGuard';
 import { hostGuard } from './guards/hostGuard';
+import { clientAddress, throttleKey } from './guards/rawHeaders';
 import { describeError } from './logging/describeError';
 import { requestLogger } from './logging/requestLogger';
 import type { MediaRegistry } from './media/MediaRegistry';
@@ -73,13 +74,13 @@ export function createApp(deps: AppDeps): Hono<BridgeEnv> {
   for (const path of PROTECTED) app.use(path, authGuard(deps.code, deps.throttle));
 
   const tsRest = createTsRestHandler(deps);
-  const viaTsRest = async (c: { req: { url: string; method: string; raw: Request } }) => {
+  const viaTsRest = async (c: Context) => {
     // @hono/node-server's request object crashes ts-rest; hand it a standard Request.
     // ts-rest knows no HEAD: answer it as the GET without its body.
     const head = c.req.method === 'HEAD';
     const init: RequestInit = { method: head ? 'GET' : c.req.method, headers: c.req.raw.headers };
     if (c.req.method !== 'GET' && !head) init.body = await c.req.raw.arrayBuffer();
-    const response = await tsRest(new Request(c.req.url, init));
+    const response = await tsRest(new Request(c.req.url, init), { client: throttleKey(clientAddress(c)) });
     return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
   };
   app.get('/api/locale', viaTsRest);

@@ -3,6 +3,8 @@ import type { Snapshot } from '@webbridge/contract';
 import { createHostAdapter } from '@webbridge/host';
 import { createBridge } from '@webbridge/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The memory is the bridge's internals; this test only reads who an id was remembered for.
+import { recentActionsOf } from '../../server/src/actions/recentActions';
 import { getState, guardOf, postAction, problemOf, waitFor } from '../support/api';
 import { startTestHost, type TestHost } from '../support/testHost';
 
@@ -41,6 +43,13 @@ describe('actionId: a retried action is applied once', () => {
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual(firstBody);
     expect(sent(await getState(h), 'only once')).toBe(1);
+  });
+
+  it('an id is remembered for the client that sent it (so one client cannot crowd out another)', async () => {
+    const action = { action: 'selectConversation', conversationId: (await getState(h)).conversationId };
+    expect((await postAction(h, { ...action, actionId: 'retry-action-client' })).status).toBe(200);
+    // Every request here comes from loopback, which the bridge counts as one client.
+    expect(recentActionsOf(h.host.adapter).get('retry-action-client')?.client).toBe('loopback');
   });
 
   it('two requests in flight with one actionId apply it once and answer alike', async () => {

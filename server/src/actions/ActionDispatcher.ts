@@ -11,10 +11,7 @@ import {
 import type { HostActionHandlers, HostActionName, HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
 import type { MediaRegistry } from '../media/MediaRegistry';
-import { type Outcome, type RecentAction, recentActionsOf } from './recentActions';
-
-/** Remembered outcomes of recent action ids. Bounded; the oldest is forgotten first. */
-const MAX_REMEMBERED = 10_000;
+import { type Outcome, type RecentActions, recentActionsOf } from './recentActions';
 
 /**
  * Applies actions: the identity check and the effect run in one task on the host's main
@@ -23,7 +20,7 @@ const MAX_REMEMBERED = 10_000;
  * same host (recentActions.ts).
  */
 export class ActionDispatcher {
-  private readonly recent: Map<string, RecentAction>;
+  private readonly recent: RecentActions;
 
   constructor(
     private readonly host: HostAdapter,
@@ -33,19 +30,20 @@ export class ActionDispatcher {
     this.recent = recentActionsOf(host);
   }
 
-  async dispatch(action: Action): Promise<ActionResponse> {
-    const outcome = this.outcomeOf(action);
+  /** Applies `action` (or answers a repeated id) for `client` (who sent it; see RecentAction). */
+  async dispatch(action: Action, client = 'local'): Promise<ActionResponse> {
+    const outcome = this.outcomeOf(action, client);
     const settled = await outcome;
     if (settled.ok) return settled.value;
     throw settled.error;
   }
 
-  private outcomeOf(action: Action): Promise<Outcome> {
+  private outcomeOf(action: Action, client: string): Promise<Outcome> {
     const id = action.actionId;
     // A fresh media id changes nothing, and an id from this bridge's registry would mean
     // nothing to a later bridge of the host: a repeated refreshMedia simply runs again.
     if (id === undefined || action.action === 'refreshMedia') return this.run(action);
-    this.forgetOld();
+    this.recent.forgetOlderThan(this.now() - ACTION_ID_TTL_MS);
     const seen = this.recent.get(id);
     if (seen) {
       if (seen.action === action.action) return seen.outcome;
@@ -55,7 +53,7 @@ export class ActionDispatcher {
       });
     }
     const outcome = this.run(action);
-    this.recent.set(id, { at: this.now(), action: action.action, outcome });
+    this.recent.remember(id, { at: this.now(), action: action.action, client, outcome });
     return outcome;
   }
 
@@ -88,14 +86,6 @@ export class ActionDispatcher {
       }
       default:
         return respond(this.host.actions, action);
-    }
-  }
-
-  private forgetOld(): void {
-    const horizon = this.now() - ACTION_ID_TTL_MS;
-    for (const [id, entry] of this.recent) {
-      if (entry.at > horizon && this.recent.size < MAX_REMEMBERED) break;
-      this.recent.delete(id);
     }
   }
 }

@@ -4,27 +4,85 @@ import type { HostAdapter } from '../adapter';
 /** How an action ended: its response, or what it threw. */
 export type Outcome = { ok: true; value: ActionResponse } | { ok: false; error: unknown };
 
-/** A remembered action id: when it was first seen, for which action, and how it ended. */
+/** A remembered action id: when it was first seen, for which action, from whom, how it ended. */
 export interface RecentAction {
   readonly at: number;
   readonly action: string;
+  /** Who sent it (the auth throttle's grouping: an IPv4 address, an IPv6 /64, loopback). */
+  readonly client: string;
   readonly outcome: Promise<Outcome>;
 }
 
-const byInstance = new Map<string, Map<string, RecentAction>>();
+/** Most ids remembered for one host run. */
+export const MAX_REMEMBERED = 10_000;
+/**
+ * Most ids remembered for one client: a client that sends actions by the thousand forgets its
+ * own oldest ids first, and cannot crowd out the ids of the phone next to it.
+ */
+export const MAX_REMEMBERED_PER_CLIENT = 1_000;
+
+/**
+ * The action ids a host's run has seen, with their outcomes, bounded in count (overall and
+ * per client) and in age (`forgetOlderThan`); the oldest go first.
+ */
+export class RecentActions {
+  private readonly byId = new Map<string, RecentAction>();
+  /** Each client's ids, oldest first. */
+  private readonly byClient = new Map<string, Set<string>>();
+
+  get(id: string): RecentAction | undefined {
+    return this.byId.get(id);
+  }
+
+  remember(id: string, entry: RecentAction): void {
+    this.byId.set(id, entry);
+    let ids = this.byClient.get(entry.client);
+    if (!ids) {
+      ids = new Set();
+      this.byClient.set(entry.client, ids);
+    }
+    ids.add(id);
+    if (ids.size > MAX_REMEMBERED_PER_CLIENT) this.forget(ids.values().next().value!);
+    if (this.byId.size > MAX_REMEMBERED) this.forget(this.byId.keys().next().value!);
+  }
+
+  /** Forgets the ids first seen at `horizon` or before. */
+  forgetOlderThan(horizon: number): void {
+    for (const [id, entry] of this.byId) {
+      if (entry.at > horizon) break;
+      this.forget(id);
+    }
+  }
+
+  /** How many ids are remembered (for tests). */
+  get size(): number {
+    return this.byId.size;
+  }
+
+  private forget(id: string): void {
+    const entry = this.byId.get(id);
+    if (!entry) return;
+    this.byId.delete(id);
+    const ids = this.byClient.get(entry.client);
+    ids?.delete(id);
+    if (ids?.size === 0) this.byClient.delete(entry.client);
+  }
+}
+
+const byInstance = new Map<string, RecentActions>();
 
 /**
  * The remembered action ids of a host's run (its instanceId), shared by every bridge of this
  * process built on it, even through a new adapter object. A host that stops sharing and
  * shares again builds a new bridge; a phone's retry of a send whose answer was lost in
  * between must still find the first outcome there, not apply the send a second time. The
- * memory is bounded per run (the dispatcher forgets old ids); one run is one entry here.
+ * memory is bounded per run; one run is one entry here.
  */
-export function recentActionsOf(host: HostAdapter): Map<string, RecentAction> {
+export function recentActionsOf(host: HostAdapter): RecentActions {
   const { instanceId } = host.readState();
   let recent = byInstance.get(instanceId);
   if (!recent) {
-    recent = new Map();
+    recent = new RecentActions();
     byInstance.set(instanceId, recent);
   }
   return recent;

@@ -18,6 +18,12 @@ import type { WireMapper } from '../media/toWire';
 /** The routes served through ts-rest: their request and response types come from the contract. */
 const served = { locale: contract.locale, state: contract.state, action: contract.action };
 
+/** What the app passes along with each request. */
+export interface TsRestContext {
+  /** Who sent the request (the auth throttle's grouping), for the actionId memory. */
+  readonly client: string;
+}
+
 /** Dependencies of the ts-rest routes. */
 export interface TsRestDeps {
   readonly host: HostAdapter;
@@ -35,11 +41,11 @@ export function createTsRestHandler({
   wire,
   dispatcher,
   logger,
-}: TsRestDeps): (request: Request) => Promise<Response> {
-  const router = tsr.router(served, {
+}: TsRestDeps): (request: Request, context: TsRestContext) => Promise<Response> {
+  const router = tsr.platformContext<TsRestContext>().router(served, {
     locale: async () => ({ status: 200, body: host.locale() }),
     state: async () => ({ status: 200, body: wire.snapshot(host.readState()) }),
-    action: async ({ body }) => ({ status: 200, body: await dispatcher.dispatch(body) }),
+    action: async ({ body }, { client }) => ({ status: 200, body: await dispatcher.dispatch(body, client) }),
   });
   return createFetchHandler(served, router, {
     jsonQuery: false,
