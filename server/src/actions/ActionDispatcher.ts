@@ -25,7 +25,8 @@ export class ActionDispatcher {
   constructor(
     private readonly host: HostAdapter,
     private readonly media: MediaRegistry,
-    private readonly now: () => number = Date.now,
+    /** A monotonic clock: a wall clock set forward would forget every id at once. */
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.recent = recentActionsOf(host);
   }
