@@ -27,7 +27,17 @@ export function nodeResponseSink(outgoing: ServerResponse, headers: Record<strin
   // With the headers out and no framing left to add, frames can go to the socket itself,
   // skipping the response's per-write bookkeeping (measurable at thousands of streams).
   const socket = outgoing.socket;
-  if (!socket) throw new Error('the response has no socket');
+  if (!socket) {
+    // The connection is still finishing the response before this one (a keep-alive client
+    // that asked again at once): Node gives this response the socket afterwards and keeps
+    // what is written until then. Through the response, nothing is lost meanwhile.
+    return {
+      write: (frame) => outgoing.write(frame),
+      onDrain: (callback) => outgoing.on('drain', callback),
+      onClose: (callback) => outgoing.once('close', callback),
+      end: () => outgoing.end(),
+    };
+  }
   return {
     write: (frame) => socket.write(frame),
     onDrain: (callback) => socket.on('drain', callback),
