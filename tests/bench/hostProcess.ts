@@ -1,8 +1,9 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliNodeFlags } from '../support/cliNodeFlags';
 import { preciseNow } from './table';
 
 /**
@@ -65,11 +66,6 @@ export interface HostProcess {
 }
 
 const CHILD_FLAG = '--webbridge-bench-host';
-/** The Node flags the CLI's shebang gives (`#!/usr/bin/env -S node --flag…`). */
-const CLI_NODE_FLAGS = readFileSync(new URL('../../host/src/cli.ts', import.meta.url), 'utf8')
-  .split('\n', 1)[0]!
-  .split(' ')
-  .filter((word) => word.startsWith('--'));
 
 /** Starts a host in a child process (`node --expose-gc --import tsx`). */
 export async function startHostProcess(options: HostProcessOptions = {}): Promise<HostProcess> {
@@ -83,7 +79,7 @@ export async function startHostProcess(options: HostProcessOptions = {}): Promis
       import.meta.resolve('tsx'),
       // The V8 flags the `webbridge` CLI runs with (its shebang), so the host measured is the
       // host shipped; see docs/HOST.md.
-      ...CLI_NODE_FLAGS,
+      ...cliNodeFlags(),
       ...(process.env.WEBBRIDGE_BENCH_HOST_ARGS?.split(' ').filter(Boolean) ?? []),
     ],
     env: { ...process.env, WEBBRIDGE_BENCH_HOST: JSON.stringify({ ...options, dataDir }) },

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
+import { cliNodeFlags } from '../support/cliNodeFlags';
 import { type CliProcess, startCli } from './cliProcess';
 
 let cli: CliProcess | undefined;
@@ -8,19 +9,10 @@ afterEach(() => {
   cli = undefined;
 });
 
-/** The Node flags in the CLI source's shebang (`#!/usr/bin/env -S node --flag…`). */
-function shebangFlags(): string[] {
-  const source = readFileSync(new URL('../../host/src/cli.ts', import.meta.url), 'utf8');
-  return source
-    .split('\n', 1)[0]!
-    .split(' ')
-    .filter((word) => word.startsWith('--'));
-}
-
 // The bound on V8's young generation is what keeps RSS within 5 % after bursts of stream opens
 // and closes (docs/PERFORMANCE.md). It is written twice: the CLI's shebang and `pnpm start`.
 it('the webbridge command runs Node with the young-generation bound', async () => {
-  expect(shebangFlags()).toEqual(['--max-semi-space-size=2']);
+  expect(cliNodeFlags()).toEqual(['--max-semi-space-size=2']);
   cli = await startCli(['--port', '0', '--no-console', '--access-code', 'test-code-1234']);
   const argv = readFileSync(`/proc/${cli.child.pid}/cmdline`, 'utf8').split('\0');
   expect(argv).toContain('--max-semi-space-size=2');
@@ -33,5 +25,5 @@ it('`pnpm start` gives Node the same flags as the shebang', () => {
   const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  expect(manifest.scripts.start).toContain(`node ${shebangFlags().join(' ')} host/dist/cli.js serve`);
+  expect(manifest.scripts.start).toContain(`node ${cliNodeFlags().join(' ')} host/dist/cli.js serve`);
 });

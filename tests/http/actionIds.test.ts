@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import type { Snapshot } from '@webbridge/contract';
 import { createHostAdapter } from '@webbridge/host';
-import { createBridge } from '@webbridge/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The memory is the bridge's internals; this test only reads who an id was remembered for.
 import { recentActionsOf } from '../../server/src/actions/recentActions';
+import { anotherBridge } from '../support/anotherBridge';
 import { getState, guardOf, postAction, problemOf, waitFor } from '../support/api';
 import { startTestHost, type TestHost } from '../support/testHost';
 
@@ -113,22 +112,7 @@ describe('actionId: a retried action is applied once', () => {
 
   it('a bridge started again on the same host still remembers the ids (sharing off and on)', async () => {
     // The app may build a new adapter for the new bridge: the memory follows the host's run.
-    const { controller } = h.host;
-    const code = 'second-bridge-code';
-    const auth = (extra: Record<string, string> = {}) => ({
-      Authorization: `Bearer ${code}`,
-      'Content-Type': 'application/json',
-      ...extra,
-    });
-    const open = async () => {
-      const bridge = createBridge({
-        host: createHostAdapter(controller),
-        accessCode: code,
-        uploadDir: join(h.dataDir, 'uploads'),
-      });
-      const url = (await bridge.listen({ port: 0, hostname: '127.0.0.1' })).urls[0]!;
-      return { bridge, reach: { url, auth } };
-    };
+    const open = () => anotherBridge(h, createHostAdapter(h.host.controller));
     const action = {
       action: 'send',
       text: 'across bridges',
@@ -136,16 +120,16 @@ describe('actionId: a retried action is applied once', () => {
       ...guardOf(await getState(h)),
     };
     const first = await open();
-    expect((await postAction(first.reach, action)).status).toBe(200);
-    await first.bridge.stop();
+    expect((await postAction(first, action)).status).toBe(200);
+    await first.stop();
     await idle(h);
     const second = await open();
     try {
-      const again = await postAction(second.reach, action);
+      const again = await postAction(second, action);
       expect(again.status).toBe(200);
       expect(sent(await getState(h), 'across bridges')).toBe(1);
     } finally {
-      await second.bridge.stop();
+      await second.stop();
     }
   });
 });

@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { applyEvent, type SyncState } from '@webbridge/client-sdk';
 import { appendFrameSchema, type StreamEvent, stateEventSchema } from '@webbridge/contract';
-import { createBridge } from '@webbridge/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anotherBridge } from '../support/anotherBridge';
 import { act, getState, guardOf, sendAndWait } from '../support/api';
 import { openEvents, type SseEvent } from '../support/sseClient';
 import { startTestHost, type TestHost } from '../support/testHost';
@@ -82,12 +81,8 @@ describe('resuming the event stream', () => {
     // An app that stops sharing and shares again keeps its instanceId (same run) but builds a
     // new bridge. A client of the old bridge that reconnects must not be "resumed" from the
     // new bridge's projection that happens to carry the same seq: it starts over.
-    const { adapter } = h.host;
-    const code = 'second-bridge-code';
-    const first = createBridge({ host: adapter, accessCode: code, uploadDir: join(h.dataDir, 'uploads') });
-    const firstUrl = (await first.listen({ port: 0, hostname: '127.0.0.1' })).urls[0]!;
-    const headers = (extra: Record<string, string> = {}) => ({ Authorization: `Bearer ${code}`, ...extra });
-    const old = await openEvents(firstUrl, headers());
+    const first = await anotherBridge(h);
+    const old = await openEvents(first.url, first.auth());
     let sync = applied(null, decode(await old.next())!);
     // Message changes (not configuration ones, which would send a snapshot anyway).
     await sendAndWait(h, 'through the first bridge');
@@ -99,14 +94,13 @@ describe('resuming the event stream', () => {
     old.close();
     await first.stop();
 
-    const second = createBridge({ host: adapter, accessCode: code, uploadDir: join(h.dataDir, 'uploads') });
-    const secondUrl = (await second.listen({ port: 0, hostname: '127.0.0.1' })).urls[0]!;
+    const second = await anotherBridge(h);
     try {
       // Enough changes that a bridge counting from zero again would pass the client's seq.
       await sendAndWait(h, 'a b c d e f g h i j k l m n o p q r s t u v w x y z');
       const again = await openEvents(
-        secondUrl,
-        headers({ 'Last-Event-ID': `${sync.snapshot.instanceId}.${sync.seq}` }),
+        second.url,
+        second.auth({ 'Last-Event-ID': `${sync.snapshot.instanceId}.${sync.seq}` }),
       );
       try {
         const event = decode(await again.next())!;
