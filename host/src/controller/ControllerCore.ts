@@ -21,6 +21,9 @@ import { BUILTIN_TOOLS } from './tools/builtinTools';
 import type { Tool } from './tools/Tool';
 import { restoreWorkspaceRoots } from './workspaceRoots';
 
+/** The kv key of the last session revision handed out, so that a restart continues above it. */
+const KV_SESSION_REVISION = 'session_revision';
+
 /**
  * The state the controller's action groups share, and the few steps they all take: publish a
  * new projection, start a reply, move to another conversation, refuse to act mid-reply.
@@ -55,7 +58,7 @@ export class ControllerCore {
   settings: Settings;
   /** Set by {@link close}; late replies and tool results check it so they touch nothing after. */
   closed = false;
-  private sessionRevision = 0;
+  private sessionRevision: number;
 
   constructor(options: ChatControllerOptions) {
     this.store = options.store;
@@ -80,6 +83,7 @@ export class ControllerCore {
       },
     });
     this.settings = loadSettings(this.store);
+    this.sessionRevision = this.resumeSessionRevision();
     this.store.stopInterruptedMessages();
     restoreWorkspaceRoots(this.store, this.authoriser);
     const defaultWorkspace = this.authoriser.roots[0];
@@ -99,7 +103,23 @@ export class ControllerCore {
    * so that a client still acting on the old one is refused instead of writing to the wrong place.
    */
   bumpSessionRevision(): void {
-    this.sessionRevision++;
+    const next = this.sessionRevision + 1;
+    // Written before anyone can see it, so the file always holds the highest revision shown.
+    this.store.setKv(KV_SESSION_REVISION, String(next));
+    this.sessionRevision = next;
+  }
+
+  /**
+   * The first revision of this run: one above the last one any earlier run on this data
+   * handed out (0 on a new data directory). A client that omits `instanceId` and still holds
+   * an identity from before a restart is then refused, even if the host came back to the same
+   * conversation. A run that changes nothing still uses up its revision.
+   */
+  private resumeSessionRevision(): number {
+    const stored = Number(this.store.kv(KV_SESSION_REVISION));
+    const first = Number.isSafeInteger(stored) && stored >= 0 ? stored + 1 : 0;
+    this.store.setKv(KV_SESSION_REVISION, String(first));
+    return first;
   }
 
   /** Rebuilds the projection from the store and memory, sharing every unchanged part. */

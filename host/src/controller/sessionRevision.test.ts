@@ -51,15 +51,45 @@ describe('sessionRevision', () => {
     expect(controller.readState().projectId).toBe(other);
   });
 
-  it('starts at 0 with a new instanceId on every run', async () => {
+  it('starts at 0 on a new data directory, with a new instanceId on every run', async () => {
     const { controller, dataDir } = testController();
-    await onMain(controller, () => controller.newConversation());
     const first = controller.readState();
     controller.close();
     const again = testController({ dataDir }).controller;
     open.push(again);
-    expect(first.sessionRevision).toBe(1);
-    expect(again.readState().sessionRevision).toBe(0);
+    expect(first.sessionRevision).toBe(0);
     expect(again.readState().instanceId).not.toBe(first.instanceId);
+  });
+
+  it('never repeats for one data directory: a restart continues above every revision seen', async () => {
+    const { controller, dataDir } = testController();
+    const seen: number[] = [controller.readState().sessionRevision];
+    const unsubscribe = controller.subscribe(() => seen.push(controller.readState().sessionRevision));
+    const firstConversation = controller.readState().conversationId;
+    await onMain(controller, () => controller.newConversation());
+    await onMain(controller, () => controller.selectConversation(firstConversation));
+    await onMain(controller, () => controller.newConversation());
+    unsubscribe();
+    controller.close();
+    expect(Math.max(...seen)).toBe(3);
+
+    // A client that omits instanceId and still holds the last identity must be refused after a
+    // restart, so the restarted host may not hand out any revision seen before, not even once.
+    const again = testController({ dataDir }).controller;
+    const restarted = again.readState().sessionRevision;
+    expect(restarted).toBeGreaterThan(Math.max(...seen));
+    await onMain(again, () => again.selectConversation(firstConversation));
+    const moved = again.readState().sessionRevision;
+    expect(moved).toBeGreaterThan(restarted);
+    again.close();
+
+    // A run that changed nothing still used its revision: the next one starts above it.
+    const third = testController({ dataDir }).controller;
+    const idle = third.readState().sessionRevision;
+    third.close();
+    const fourth = testController({ dataDir }).controller;
+    open.push(fourth);
+    expect(idle).toBeGreaterThan(moved);
+    expect(fourth.readState().sessionRevision).toBeGreaterThan(idle);
   });
 });
