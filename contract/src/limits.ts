@@ -9,6 +9,16 @@ export const PROTOCOL_VERSION = 1;
 /** Response header that carries {@link PROTOCOL_VERSION} on every API response. */
 export const PROTOCOL_HEADER = 'X-Webbridge-Protocol';
 
+/**
+ * Response header of every request that presented a code: `control` for the access code,
+ * `view` for the view code (state, events and media only; actions and uploads answer 403
+ * `view_only`). A client shows that it is watching when it reads `view`.
+ */
+export const ACCESS_HEADER = 'X-Webbridge-Access';
+
+/** What a presented code allows: everything, or watching. */
+export type AccessLevel = 'control' | 'view';
+
 /** Largest JSON action body, in bytes. Larger bodies are refused with 413 before they are read. */
 export const MAX_JSON = 256 * 1024;
 

@@ -8,6 +8,7 @@ import {
   createBridge,
   type HostAdapter,
   type ListeningAddress,
+  type TransportOptions,
 } from '@webbridge/server';
 import { createHostAdapter } from './adapter/createHostAdapter';
 import type { ChatController } from './controller/ChatController';
@@ -20,6 +21,14 @@ export interface StartHostOptions {
   readonly dataDir: string;
   /** The access code (Bearer token). Never logged. */
   readonly accessCode: string;
+  /** An optional view code (watch only). Never logged. */
+  readonly viewCode?: string;
+  /**
+   * How the listener is secured. Off loopback it speaks HTTPS with a certificate from the
+   * local authority in `<dataDir>/tls` unless this says otherwise.
+   * @default { authorityDir: '<dataDir>/tls' }
+   */
+  readonly transport?: TransportOptions;
   /** 0 picks any free port. @default 0 */
   readonly port?: number;
   /** @default '127.0.0.1' */
@@ -50,7 +59,7 @@ export interface RunningHost {
   readonly adapter: HostAdapter;
   readonly controller: ChatController;
   readonly address: ListeningAddress;
-  /** `http://<hostname>:<port>` with the real port. */
+  /** `http(s)://<hostname>:<port>` with the real port. */
   readonly url: string;
   /** Stops the bridge (streams and listener), every reply, and closes the database. Idempotent. */
   close(): Promise<void>;
@@ -80,6 +89,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   const bridge = createBridge({
     host: adapter,
     accessCode: options.accessCode,
+    ...(options.viewCode === undefined ? {} : { viewCode: options.viewCode }),
     uploadDir: path.join(dataDir, 'uploads'),
     logLevel: options.logLevel ?? 'silent',
     ...(staticDir === undefined ? {} : { staticDir }),
@@ -91,7 +101,8 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   const hostname = options.hostname ?? '127.0.0.1';
   let address: ListeningAddress;
   try {
-    address = await bridge.listen({ port: options.port ?? 0, hostname });
+    const transport = { authorityDir: path.join(dataDir, 'tls'), ...options.transport };
+    address = await bridge.listen({ port: options.port ?? 0, hostname, transport });
   } catch (error) {
     controller.close();
     throw error;
@@ -102,7 +113,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     adapter,
     controller,
     address,
-    url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${address.port}`,
+    url: `${address.scheme}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${address.port}`,
     close() {
       closing ??= (async () => {
         try {

@@ -4,13 +4,14 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type { ActionDispatcher } from './actions/ActionDispatcher';
 import type { HostAdapter } from './adapter';
+import { CA_CONTENT_TYPE } from './adapters/answerPlainHttp';
 import type { BridgeEnv } from './env';
 import { BridgeError } from './errors/BridgeError';
 import { renderProblem } from './errors/renderProblem';
 import type { EventHub } from './events/EventHub';
 import type { AuthThrottle } from './guards/AuthThrottle';
-import type { AccessCodeHolder } from './guards/authGuard';
-import { authGuard } from './guards/authGuard';
+import type { AccessCodes } from './guards/AccessCodes';
+import { authGuard, controlOnly } from './guards/authGuard';
 import { headerGuard } from './guards/headerGuard';
 import { hostGuard } from './guards/hostGuard';
 import { clientAddress, throttleKey } from './guards/rawHeaders';
@@ -28,7 +29,7 @@ import { uploadRoute } from './upload/uploadRoute';
 export interface AppDeps {
   readonly host: HostAdapter;
   readonly logger: Logger;
-  readonly code: AccessCodeHolder;
+  readonly codes: AccessCodes;
   readonly throttle: AuthThrottle;
   readonly allowedHosts: () => ReadonlySet<string>;
   readonly hub: EventHub;
@@ -39,6 +40,8 @@ export interface AppDeps {
   readonly uploadDir: string;
   readonly uploadLimit: number;
   readonly staticDir: string | undefined;
+  /** The local certificate authority's certificate (PEM), served at `/ca.crt` when there is one. */
+  readonly authorityPem: () => string | undefined;
 }
 
 /** The methods of each API path, for 405 answers. */
@@ -51,8 +54,24 @@ const ALLOWED_METHODS: Readonly<Record<string, string>> = {
   '/api/media': 'GET, HEAD',
 };
 
-/** Paths that require the access code. */
+/** Paths that require the access code (or, for reading, the view code). */
 const PROTECTED = ['/api/state', '/api/events', '/api/action', '/api/upload'] as const;
+/** Paths that the view code may not use. */
+const CONTROL_ONLY = ['/api/action', '/api/upload'] as const;
+
+/** The local authority's certificate: public, so a device can fetch it before trusting it. */
+function caCertificate(pem: string | undefined, head: boolean): Response {
+  if (pem === undefined) return renderProblem(new BridgeError('not_found', 'This host serves no certificate authority.'));
+  return new Response(head ? null : pem, {
+    status: 200,
+    headers: {
+      'Content-Type': CA_CONTENT_TYPE,
+      'Content-Disposition': 'attachment; filename="webbridge-ca.crt"',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
 
 /**
  * Builds the Hono app. Order matters: logging and protocol headers, raw-header checks, the
@@ -71,7 +90,10 @@ export function createApp(deps: AppDeps): Hono<BridgeEnv> {
   // Duplicates first: with two Host headers the Host check would only see the first.
   app.use('*', headerGuard());
   app.use('*', hostGuard(deps.allowedHosts));
-  for (const path of PROTECTED) app.use(path, authGuard(deps.code, deps.throttle));
+  for (const path of PROTECTED) app.use(path, authGuard(deps.codes, deps.throttle));
+  // A view code watches: it never acts or uploads.
+  for (const path of CONTROL_ONLY) app.use(path, controlOnly());
+  app.on(['GET', 'HEAD'], '/ca.crt', (c) => caCertificate(deps.authorityPem(), c.req.method === 'HEAD'));
 
   const tsRest = createTsRestHandler(deps);
   const viaTsRest = async (c: Context) => {

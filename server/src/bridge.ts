@@ -6,6 +6,11 @@ export interface BridgeOptions {
   readonly host: HostAdapter;
   /** The current access code (Bearer token). Change it later with `setAccessCode`. Never logged. */
   readonly accessCode: string;
+  /**
+   * An optional view code: it reads state, events and media, and is refused (403 `view_only`)
+   * on actions and uploads. Change it later with `setViewCode`. Never logged.
+   */
+  readonly viewCode?: string;
   /** Directory uploads are streamed into (created if missing). */
   readonly uploadDir: string;
   /** Directory of the built web client served at `/`, if any. */
@@ -20,18 +25,55 @@ export interface BridgeOptions {
   readonly logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }
 
+/**
+ * How the listener is secured. Off loopback the bridge speaks HTTPS unless `insecureHttp` says
+ * otherwise: with `certFile`/`keyFile` when given, else with a certificate from the local
+ * authority kept in `authorityDir`.
+ */
+export interface TransportOptions {
+  /** Folder of the local certificate authority; made there (key mode 0600) on first use. */
+  readonly authorityDir?: string;
+  /** A person's own certificate (PEM, chain after the leaf) instead of the local authority. */
+  readonly certFile?: string;
+  /** The key of `certFile` (PEM). */
+  readonly keyFile?: string;
+  /** Speak HTTPS on loopback too. @default false */
+  readonly tlsOnLoopback?: boolean;
+  /** Plain HTTP off loopback: the code and every message cross the network in clear. @default false */
+  readonly insecureHttp?: boolean;
+}
+
 /** Where the bridge listens. */
 export interface ListenOptions {
   /** 0 picks any free port. */
   readonly port: number;
   /** `127.0.0.1` (default), `0.0.0.0` for the LAN, or a specific address. */
   readonly hostname: string;
+  /** How the listener is secured; see {@link TransportOptions}. */
+  readonly transport?: TransportOptions;
+}
+
+/** The local certificate authority a device trusts once. */
+export interface AuthorityInfo {
+  /** SHA-256 fingerprint, as a device shows it before trusting the certificate. */
+  readonly fingerprint: string;
+  /** The certificate (PEM); public. */
+  readonly certificatePem: string;
+  /**
+   * Where a device downloads it before it trusts the https address: plain HTTP on the same
+   * port (a device cannot yet verify https; it checks the fingerprint instead).
+   */
+  readonly downloadUrls: readonly string[];
 }
 
 /** The address the bridge ended up listening on. */
 export interface ListeningAddress {
   readonly port: number;
   readonly hostname: string;
+  /** `https` or `http`. */
+  readonly scheme: 'https' | 'http';
   /** Every URL a browser can use (one per reachable address). */
   readonly urls: readonly string[];
+  /** The local authority, when the listener serves a certificate it issued. */
+  readonly authority?: AuthorityInfo;
 }

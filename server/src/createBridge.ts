@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import type { DestinationStream } from 'pino';
 import { ActionDispatcher } from './actions/ActionDispatcher';
 import {
+  isLoopback,
   isWildcard,
   lanAddresses,
   listenNode,
@@ -10,13 +11,16 @@ import {
   ownHostnames,
 } from './adapters/nodeListener';
 import { createApp } from './app';
-import type { BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
+import type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
 import type { BridgeEnv } from './env';
 import { type ConnectionInfo, EventHub } from './events/EventHub';
+import { AccessCodes } from './guards/AccessCodes';
 import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
 import { createLogger } from './logging/createLogger';
+import { describeError } from './logging/describeError';
 import { MediaRegistry } from './media/MediaRegistry';
 import { WireMapper } from './media/toWire';
+import { type SecuredListener, secureListener } from './tls/secureListener';
 import { removeStaleParts } from './upload/removeStaleParts';
 
 /** A bridge: the app, its listener and the controls a host needs. */
@@ -25,8 +29,19 @@ export interface Bridge {
   readonly app: Hono<BridgeEnv>;
   /** Starts listening. Resolves with the real port and the URLs a browser can use. */
   listen(options: ListenOptions): Promise<ListeningAddress>;
-  /** Replaces the access code: the old one stops working at once and its streams close. */
+  /**
+   * Replaces the access code: the old one stops working at once, every event stream closes
+   * (clients holding the new code reconnect with a fresh snapshot) and every media id issued
+   * so far is revoked (404 from now on).
+   */
   setAccessCode(code: string): void;
+  /**
+   * Sets, replaces or (with undefined) removes the view code, with the same effect on streams
+   * and media ids as {@link Bridge.setAccessCode}.
+   */
+  setViewCode(code: string | undefined): void;
+  /** The local certificate authority, once the bridge listens with a certificate it issued. */
+  readonly authority: AuthorityInfo | undefined;
   /** Number of open event streams. */
   readonly subscriberCount: number;
   /** The connected browsers (one per open event stream), oldest first. */
@@ -54,11 +69,13 @@ export interface BridgeTuning {
  * ```
  */
 export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
-  let accessCode = options.accessCode;
+  const codes = new AccessCodes(options.accessCode, options.viewCode);
   let allowed: ReadonlySet<string> = ownHostnames('127.0.0.1');
   let listener: NodeListener | undefined;
+  let secured: SecuredListener | undefined;
   let stopped = false;
   let hostRefresh: NodeJS.Timeout | undefined;
+  let info: AuthorityInfo | undefined;
   const logger = createLogger(options.logLevel ?? 'info', options.logDestination);
   const media = new MediaRegistry(options.mediaTtlMs ?? DEFAULT_MEDIA_TTL_MS);
   const wire = new WireMapper(media);
@@ -66,7 +83,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   const app = createApp({
     host: options.host,
     logger,
-    code: { current: () => accessCode },
+    codes,
     throttle: new AuthThrottle(options.authThrottle),
     allowedHosts: () => allowed,
     hub,
@@ -77,33 +94,68 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
     uploadDir: options.uploadDir,
     uploadLimit: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT,
     staticDir: options.staticDir,
+    authorityPem: () => secured?.authority?.certificatePem,
   });
+  // Whoever held a replaced code may hold media ids and resumable places too: revoke them all.
+  const afterRotation = () => {
+    media.revokeAll();
+    hub.restartAll();
+  };
 
   return {
     app,
-    async listen({ port, hostname }) {
+    async listen({ port, hostname, transport = {} }) {
       if (listener) throw new Error('The bridge is already listening.');
       if (stopped) throw new Error('A stopped bridge cannot listen again; create a new one.');
+      // Certificates are checked before anything listens: a bad pair starts nothing.
+      secured = await secureListener(hostname, transport, () => allowed);
       await removeStaleParts(options.uploadDir);
-      listener = await listenNode(app, port, hostname);
+      listener = await listenNode(app, port, hostname, secured.serving);
       allowed = ownHostnames(hostname);
-      if (isWildcard(hostname)) {
-        // Interface addresses change (DHCP, a new Wi-Fi): refresh the Host allow-list.
+      if (isWildcard(hostname) || secured.authority) {
+        // Interface addresses change (DHCP, a new Wi-Fi): refresh the Host allow-list, and the
+        // serving certificate's names with it (it is renewed near its end too).
+        const live = listener;
+        const renew = secured.refresh;
         hostRefresh = setInterval(() => {
-          allowed = ownHostnames(hostname);
+          if (isWildcard(hostname)) allowed = ownHostnames(hostname);
+          renew().then(
+            (next) => next && live.setCertificate(next),
+            (error: unknown) => logger.error({ err: describeError(error) }, 'certificate renewal failed'),
+          );
         }, 5_000);
         hostRefresh.unref();
       }
+      const scheme = listener.secure ? 'https' : 'http';
       const hosts = isWildcard(hostname) ? ['127.0.0.1', ...lanAddresses()] : [hostname];
-      const urls = hosts.map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${listener?.port}`);
-      logger.info({ port: listener.port }, 'listening');
-      return { port: listener.port, hostname, urls };
+      const bracket = (h: string) => (h.includes(':') ? `[${h}]` : h);
+      const urls = hosts.map((h) => `${scheme}://${bracket(h)}:${listener?.port}`);
+      if (!listener.secure && !isLoopback(hostname)) {
+        logger.warn(
+          'serving plain HTTP off loopback: the access code and every message cross the network in clear',
+        );
+      }
+      logger.info({ port: listener.port, scheme }, 'listening');
+      const authority = secured.authority && {
+        fingerprint: secured.authority.fingerprint,
+        certificatePem: secured.authority.certificatePem,
+        downloadUrls: urls.map((url) => `${url.replace(/^https:/, 'http:')}/ca.crt`),
+      };
+      info = authority;
+      return { port: listener.port, hostname, scheme, urls, ...(authority ? { authority } : {}) };
     },
     setAccessCode(code) {
-      const old = accessCode;
-      accessCode = code;
-      hub.closeWhere((s) => s.accessCode === old);
+      codes.setControl(code);
+      afterRotation();
       logger.info('access code rotated');
+    },
+    setViewCode(code) {
+      codes.setView(code);
+      afterRotation();
+      logger.info(code === undefined ? 'view code removed' : 'view code rotated');
+    },
+    get authority() {
+      return info;
     },
     get subscriberCount() {
       return hub.size;

@@ -1,7 +1,11 @@
+import type { AccessLevel } from '@webbridge/contract';
+
 /** What the bridge's middleware hands to its routes through the Hono context. */
 export interface BridgeEnv {
   Variables: {
     /** The access code the request presented (set by the auth guard; never logged). */
     accessCode: string;
+    /** What that code allows (set by the auth guard). */
+    access: AccessLevel;
   };
 }

@@ -1,5 +1,5 @@
 export type { CompletedUpload, HostActionHandlers, HostActionName, HostAdapter, MediaFile } from './adapter';
-export type { BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
+export type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions, TransportOptions } from './bridge';
 export type { Bridge, BridgeTuning } from './createBridge';
 export { createBridge } from './createBridge';
 export type { ProblemExtras } from './errors/BridgeError';
@@ -13,3 +13,5 @@ export { encodeDelta } from './events/encodeDelta';
 export type { AuthThrottleOptions } from './guards/AuthThrottle';
 export { MediaRegistry } from './media/MediaRegistry';
 export { WireMapper } from './media/toWire';
+export { TlsSetupError } from './tls/loadUserCertificate';
+export { writeSecretFile } from './tls/writeSecretFile';

@@ -1,12 +1,16 @@
-import { type Server, STATUS_CODES } from 'node:http';
-import { networkInterfaces } from 'node:os';
+import { createServer as createHttpServer, type Server, STATUS_CODES } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { hostname as hostname_, networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import { createAdaptorServer } from '@hono/node-server';
 import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import type { Hono } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import { problemBody } from '../errors/renderProblem';
+import { answerPlainHttp, type PlainHttpContext } from './answerPlainHttp';
+import { sniffTls } from './sniffTls';
 
 /** Request-parsing bounds of the Node listener. */
 const SERVER_OPTIONS = {
@@ -62,17 +66,52 @@ export function parserRefusal(code: string | undefined): BridgeError {
 export interface NodeListener {
   readonly server: Server;
   readonly port: number;
+  /** Whether it speaks TLS. */
+  readonly secure: boolean;
+  /** Serves another certificate from now on (new addresses, renewal); TLS listeners only. */
+  setCertificate(certificate: Pick<TlsServing, 'certificatePem' | 'keyPem'>): void;
   close(): Promise<void>;
 }
 
-/** Listens with @hono/node-server on `hostname:port` (0 = any free port). */
+/** The certificate a TLS listener serves, and how it answers plain HTTP on its port. */
+export interface TlsServing {
+  /** The serving certificate, followed by its chain (PEM). */
+  readonly certificatePem: string;
+  readonly keyPem: string;
+  readonly plainHttp: PlainHttpContext;
+}
+
+/** TLS bounds: no protocol older than 1.2, and a handshake must finish within 10 s. */
+const TLS_OPTIONS = { minVersion: 'TLSv1.2', handshakeTimeout: 10_000 } as const;
+
+/**
+ * Listens with @hono/node-server on `hostname:port` (0 = any free port), over TLS when
+ * `tls` is given.
+ */
 export function listenNode(
   app: { fetch: Hono<BridgeEnv>['fetch'] },
   port: number,
   hostname: string,
+  tls?: TlsServing,
 ): Promise<NodeListener> {
-  const server = createAdaptorServer({ fetch: app.fetch, serverOptions: SERVER_OPTIONS }) as Server;
+  const server = tls
+    ? (createAdaptorServer({
+        fetch: app.fetch,
+        createServer: createHttpsServer,
+        serverOptions: { ...SERVER_OPTIONS, ...TLS_OPTIONS, cert: tls.certificatePem, key: tls.keyPem },
+      }) as unknown as HttpsServer)
+    : (createAdaptorServer({ fetch: app.fetch, serverOptions: SERVER_OPTIONS }) as Server);
   server.on('clientError', answerClientError);
+  let plainSockets: Set<Duplex> = new Set();
+  if (tls) {
+    const https = server as HttpsServer;
+    // TLS 1.2 renegotiation lets a client make the server redo expensive work at will.
+    https.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
+    https.on('tlsClientError', (_error, socket) => socket.destroy());
+    const plain = createHttpServer(SERVER_OPTIONS, answerPlainHttp(tls.plainHttp));
+    plain.on('clientError', answerClientError);
+    plainSockets = sniffTls(https, plain, SERVER_OPTIONS.headersTimeout);
+  }
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, hostname, () => {
@@ -82,10 +121,16 @@ export function listenNode(
       resolve({
         server,
         port: actual,
+        secure: tls !== undefined,
+        setCertificate(next) {
+          if (!tls) throw new Error('This listener does not speak TLS.');
+          (server as HttpsServer).setSecureContext({ ...TLS_OPTIONS, cert: next.certificatePem, key: next.keyPem });
+        },
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
             server.closeIdleConnections();
+            for (const socket of plainSockets) socket.destroy();
             // Ended event streams get a moment to flush their last bytes; then whatever is
             // still open (a stalled upload, a client that never reads) is cut.
             setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
@@ -93,6 +138,12 @@ export function listenNode(
       });
     });
   });
+}
+
+/** Whether an address reaches this machine only (browsers treat it as a secure context). */
+export function isLoopback(hostname: string): boolean {
+  const bare = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }
 
 /** Whether an address means "every interface". */
@@ -112,6 +163,12 @@ export function ownHostnames(hostname: string): Set<string> {
     return names;
   }
   for (const address of lanAddresses(true)) names.add(address.includes(':') ? `[${address}]` : address);
+  // Its own name too (and mDNS's `<name>.local`): the serving certificate names them.
+  const machine = hostname_().toLowerCase().replace(/\.local$/, '');
+  if (/^[a-z0-9-]{1,63}$/.test(machine)) {
+    names.add(machine);
+    names.add(`${machine}.local`);
+  }
   return names;
 }
 

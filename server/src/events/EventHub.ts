@@ -103,6 +103,17 @@ export class EventHub {
     }
   }
 
+  /**
+   * Closes every stream and forgets what could be resumed or reused: reconnecting clients
+   * start over with a fresh snapshot (after a code rotation revoked the media ids that older
+   * frames and the clients' states carry).
+   */
+  restartAll(): void {
+    this.history.clear();
+    this.frames.clear();
+    this.closeWhere();
+  }
+
   /** Stops listening to the host and closes every stream. */
   dispose(): void {
     this.unsubscribe();

@@ -33,6 +33,12 @@ export class FrameCache {
     return { frames: this.frames.size, bytes: this.bytes };
   }
 
+  /** Forgets every built frame. */
+  clear(): void {
+    this.frames.clear();
+    this.bytes = 0;
+  }
+
   /** The frame for `key`, built by `build` the first time; `null` means "nothing to send". */
   frame(key: string, build: () => Uint8Array | null): Uint8Array | null {
     const cached = this.frames.get(key);

@@ -1,23 +1,21 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { ACCESS_HEADER } from '@webbridge/contract';
 import type { MiddlewareHandler } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
+import type { AccessCodes } from './AccessCodes';
 import type { AuthThrottle } from './AuthThrottle';
 import { clientAddress, throttleKey } from './rawHeaders';
 
-/** The access code as the guard holds it: changeable at run time. */
-export interface AccessCodeHolder {
-  current(): string;
-}
-
 /**
- * Requires `Authorization: Bearer <current access code>`, compared in constant time (both
+ * Requires `Authorization: Bearer <access code or view code>`, compared in constant time (both
  * sides are hashed first, so lengths never leak). Missing or wrong: 401 with
- * `WWW-Authenticate: Bearer`; repeated misses from one address: 429 with Retry-After.
- * On success the code the request used is kept in the context as `accessCode`, so streams
- * can be closed when it is rotated.
+ * `WWW-Authenticate: Bearer`; repeated misses from one address, whichever code they aimed
+ * at: 429 with Retry-After. On success the code the request used is kept in the context as
+ * `accessCode` (so streams can be closed when it is rotated) with its `access` level, which
+ * the response names in the access header.
  */
-export function authGuard(code: AccessCodeHolder, throttle: AuthThrottle): MiddlewareHandler<BridgeEnv> {
+export function authGuard(codes: AccessCodes, throttle: AuthThrottle): MiddlewareHandler<BridgeEnv> {
   return async (c, next) => {
     const client = throttleKey(clientAddress(c));
     const wait = throttle.retryAfter(client);
@@ -27,12 +25,17 @@ export function authGuard(code: AccessCodeHolder, throttle: AuthThrottle): Middl
       });
     }
     const presented = bearerToken(c.req.header('authorization'));
-    if (presented === undefined || !sameSecret(presented, code.current())) {
+    const access = presented === undefined ? undefined : codes.levelOf(presented);
+    if (presented === undefined || access === undefined) {
       throw failure(throttle, client, presented === undefined);
     }
     throttle.success(client);
     c.set('accessCode', presented);
+    c.set('access', access);
     await next();
+    // Set on the final response (routes build their own); the event stream, written straight
+    // to the socket, carries no such header: a client learns its level from /api/state.
+    c.res.headers.set(ACCESS_HEADER, access);
   };
 }
 
@@ -56,4 +59,14 @@ export function sameSecret(a: string, b: string): boolean {
   const da = createHash('sha256').update(a).digest();
   const db = createHash('sha256').update(b).digest();
   return timingSafeEqual(da, db);
+}
+
+/** Refuses what a view code may not do: 403 `view_only`. Runs after {@link authGuard}. */
+export function controlOnly(): MiddlewareHandler<BridgeEnv> {
+  return async (c, next) => {
+    if (c.get('access') !== 'control') {
+      throw new BridgeError('view_only', 'This code can watch the session but not act on it.');
+    }
+    await next();
+  };
 }

@@ -52,6 +52,15 @@ export class MediaRegistry {
     return grant.attachmentId;
   }
 
+  /**
+   * Revokes every id issued so far (the access code was rotated: whoever held the old code
+   * may hold its media ids too). They answer 404 from now on; new ids are issued as needed.
+   */
+  revokeAll(): void {
+    this.grants.clear();
+    this.current.clear();
+  }
+
   /** How long an id lives, in milliseconds. */
   get lifetimeMs(): number {
     return this.ttlMs;

@@ -1,0 +1,79 @@
+import os from 'node:os';
+import type { PlainHttpContext } from '../adapters/answerPlainHttp';
+import { isLoopback, isWildcard, lanAddresses, type TlsServing } from '../adapters/nodeListener';
+import type { TransportOptions } from '../bridge';
+import { certificateNames } from './certificateNames';
+import { LocalAuthority } from './LocalAuthority';
+import { loadUserCertificate, TlsSetupError } from './loadUserCertificate';
+import { type KeyAndCertificate, servingCertificate } from './ServingCertificate';
+
+/** How often a running listener checks that its certificate still has a month left. */
+const RENEWAL_CHECK_MS = 12 * 60 * 60_000;
+
+/** What a listener serves, decided before it listens. */
+export interface SecuredListener {
+  /** The certificate and plain-HTTP answers, or undefined for plain HTTP. */
+  readonly serving: TlsServing | undefined;
+  /** The local authority, when it issued the certificate. */
+  readonly authority: LocalAuthority | undefined;
+  /**
+   * A new certificate when the host's addresses changed or the current one nears its end;
+   * undefined while the current one is still right.
+   */
+  refresh(): Promise<KeyAndCertificate | undefined>;
+}
+
+/**
+ * Decides how a listener on `hostname` is secured: a person's own certificate when given (checked
+ * now, so a bad pair is a startup error), plain HTTP on loopback unless `tlsOnLoopback`, plain
+ * HTTP off loopback only with `insecureHttp`, else a certificate from the local authority for
+ * every name the host answers to.
+ */
+export async function secureListener(
+  hostname: string,
+  transport: TransportOptions,
+  allowedHosts: () => ReadonlySet<string>,
+): Promise<SecuredListener> {
+  const { certFile, keyFile, authorityDir } = transport;
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new TlsSetupError('A certificate needs its key: give both the certificate and the key file.');
+  }
+  const plain: SecuredListener = { serving: undefined, authority: undefined, refresh: async () => undefined };
+  if (certFile !== undefined && keyFile !== undefined) {
+    const own = loadUserCertificate(certFile, keyFile);
+    return { ...plain, serving: { ...own, plainHttp: { allowedHosts, authority: () => undefined } } };
+  }
+  if (isLoopback(hostname) ? transport.tlsOnLoopback !== true : transport.insecureHttp === true) return plain;
+  if (authorityDir === undefined) {
+    throw new TlsSetupError(
+      `Serving ${hostname} needs TLS: give a certificate authority folder or a certificate, or allow plain HTTP explicitly.`,
+    );
+  }
+  const authority = await LocalAuthority.open(authorityDir);
+  const names = () =>
+    certificateNames(hostname, isWildcard(hostname), {
+      addresses: lanAddresses(true),
+      machineName: os.hostname(),
+    });
+  let current = names().join(' ');
+  let checkedAt = Date.now();
+  const certificate = await servingCertificate(authority, authorityDir, names());
+  const context: PlainHttpContext = {
+    allowedHosts,
+    authority: () => ({ certificatePem: authority.certificatePem, fingerprint: authority.fingerprint }),
+  };
+  return {
+    serving: { ...certificate, plainHttp: context },
+    authority,
+    async refresh() {
+      const wanted = names();
+      const now = Date.now();
+      if (wanted.join(' ') === current && now - checkedAt < RENEWAL_CHECK_MS) return undefined;
+      const before = current;
+      current = wanted.join(' ');
+      checkedAt = now;
+      const next = await servingCertificate(authority, authorityDir, wanted);
+      return before === current && next.certificatePem === certificate.certificatePem ? undefined : next;
+    },
+  };
+}
