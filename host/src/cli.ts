@@ -1,6 +1,6 @@
 #!/usr/bin/env -S node --max-semi-space-size=2
-import { connectionBanner } from './cli/connectionBanner';
-import { generateAccessCode } from './cli/generateAccessCode';
+import { chooseAccessCode, chooseViewCode, forgetCode, keepCode } from './cli/accessCodes';
+import { authorityBanner, connectionBanner } from './cli/connectionBanner';
 import { parseServeArgs, SERVE_HELP, type ServeConfig } from './cli/parseServeArgs';
 import { startConsole } from './cli/startConsole';
 import { createModelProviders } from './models/createModelProviders';
@@ -10,7 +10,18 @@ import { startHost } from './startHost';
 const SHUTDOWN_BUDGET_MS = 1_800;
 
 async function serve(config: ServeConfig): Promise<void> {
-  let accessCode = config.accessCode ?? generateAccessCode();
+  // Read before anything starts: a bad code file is a startup error, like a bad certificate.
+  const chosen = chooseAccessCode(config.dataDir, config.accessCode);
+  let accessCode = chosen.code;
+  let viewCode = chooseViewCode(config.dataDir, config.viewCode)?.code;
+  if (config.accessCode?.source === 'flag' || config.viewCode?.source === 'flag') {
+    process.stderr.write(
+      'webbridge: warning: a code on the command line can be read by other local users (ps); use --access-code-file or WEBBRIDGE_ACCESS_CODE.\n',
+    );
+  }
+  // Commands that tools run inherit the environment: no variable may still hold a code.
+  delete process.env.WEBBRIDGE_ACCESS_CODE;
+  delete process.env.WEBBRIDGE_VIEW_CODE;
   const providers = await createModelProviders({ openai: config.openai }, (message) =>
     process.stderr.write(`webbridge: ${message}\n`),
   );
@@ -24,6 +35,13 @@ async function serve(config: ServeConfig): Promise<void> {
     providers,
     dataDir: config.dataDir,
     accessCode,
+    ...(viewCode === undefined ? {} : { viewCode }),
+    transport: {
+      tlsOnLoopback: config.tls,
+      insecureHttp: config.insecureHttp,
+      ...(config.tlsCert === undefined ? {} : { certFile: config.tlsCert }),
+      ...(config.tlsKey === undefined ? {} : { keyFile: config.tlsKey }),
+    },
     port: config.port,
     hostname: config.hostname,
     echoDelayMs: config.echoDelayMs,
@@ -61,7 +79,14 @@ async function serve(config: ServeConfig): Promise<void> {
   process.stdout.write(`access code: ${accessCode}\n`);
   const models = host.controller.readState().models.list.map((m) => m.id);
   process.stdout.write(`models: ${models.join(', ')}\n`);
+  if (host.address.scheme === 'http' && config.insecureHttp) {
+    process.stdout.write(
+      'WARNING: plain HTTP off loopback (--insecure-http): anyone on this network can read the access code and every message.\n',
+    );
+  }
+  if (viewCode !== undefined) process.stdout.write(`view code (watch only): ${viewCode}\n`);
   process.stdout.write(`${await connectionBanner(host.address.urls, accessCode)}\n`);
+  if (host.address.authority) process.stdout.write(`${await authorityBanner(host.address.authority)}\n`);
 
   if (config.console && process.stdin.isTTY && !stopping) {
     closeConsole = startConsole({
@@ -70,7 +95,17 @@ async function serve(config: ServeConfig): Promise<void> {
       setCode: (code) => {
         accessCode = code;
         host.bridge.setAccessCode(code);
+        // Kept, so the next start (and the phones paired with it) use the new code.
+        keepCode(config.dataDir, 'access', code);
       },
+      viewCode: () => viewCode,
+      setViewCode: (code) => {
+        viewCode = code;
+        host.bridge.setViewCode(code);
+        if (code === undefined) forgetCode(config.dataDir, 'view');
+        else keepCode(config.dataDir, 'view', code);
+      },
+      insecureHttp: host.address.scheme === 'http' && config.insecureHttp,
       quit: shutdown,
       input: process.stdin,
       output: process.stdout,

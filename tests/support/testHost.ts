@@ -22,6 +22,10 @@ export interface TestHostOptions {
   readonly providers?: StartHostOptions['providers'];
   /** Collects the bridge's log lines (at level info) instead of discarding them. */
   readonly logLines?: string[];
+  /** Speak HTTPS (certificate from the local authority in `<dataDir>/tls`). */
+  readonly tls?: boolean;
+  /** A view code (watch only). */
+  readonly viewCode?: string;
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -44,6 +48,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     port: options.port ?? 0,
     hostname: '127.0.0.1',
     accessCode: TEST_CODE,
+    ...(options.viewCode === undefined ? {} : { viewCode: options.viewCode }),
+    ...(options.tls ? { transport: { tlsOnLoopback: true } } : {}),
     echoDelayMs: options.echoDelayMs ?? 5,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     mediaTtlMs: options.mediaTtlMs ?? 300_000,
@@ -63,7 +69,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
   const port = host.address.port;
   let closed = false;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${host.address.scheme}://127.0.0.1:${port}`,
     port,
     dataDir,
     host,

@@ -1,3 +1,4 @@
+import https from 'node:https';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningHost, startHost } from '../startHost';
@@ -39,14 +40,34 @@ describe('connectionBanner', () => {
     });
     hosts.push(host);
     const { port } = host.address;
-    expect(host.address.urls).toEqual([`http://127.0.0.1:${port}`, ...lan.map((a) => `http://${a}:${port}`)]);
+    // Off loopback the bridge speaks HTTPS, with a certificate naming every address.
+    expect(host.address.urls).toEqual([
+      `https://127.0.0.1:${port}`,
+      ...lan.map((a) => `https://${a}:${port}`),
+    ]);
     const banner = await connectionBanner(host.address.urls, 'lan-code-1234');
+    const ca = host.address.authority?.certificatePem ?? '';
     for (const address of lan) {
-      expect(banner).toContain(`Scan to open http://${address}:${port}`);
-      const response = await fetch(`http://${address}:${port}/api/state`, {
-        headers: { Authorization: 'Bearer lan-code-1234' },
+      expect(banner).toContain(`Scan to open https://${address}:${port}`);
+      // Only the host's own authority is trusted: the certificate must name this address.
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        https
+          .get(
+            {
+              host: address,
+              port,
+              path: '/api/state',
+              ca,
+              headers: { Authorization: 'Bearer lan-code-1234' },
+            },
+            (response) => {
+              response.resume();
+              resolve(response.statusCode);
+            },
+          )
+          .on('error', reject);
       });
-      expect(response.status).toBe(200);
+      expect(status).toBe(200);
     }
   });
 });

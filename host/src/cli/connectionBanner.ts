@@ -31,3 +31,28 @@ export async function connectionBanner(urls: readonly string[], code: string): P
   }
   return parts.join('\n');
 }
+
+/** What the banner shows of the local certificate authority. */
+export interface AuthorityFacts {
+  readonly fingerprint: string;
+  readonly downloadUrls: readonly string[];
+}
+
+/**
+ * How a device trusts the host's certificate authority once: its SHA-256 fingerprint (to
+ * compare on the device before trusting it) and a QR code of the plain-HTTP address it is
+ * downloaded from (the first reachable address; loopback only when there is no other).
+ */
+export async function authorityBanner(authority: AuthorityFacts): Promise<string> {
+  const reachable = authority.downloadUrls.filter((url) => !isLoopback(url));
+  const url = reachable[0] ?? authority.downloadUrls[0];
+  const lines = [
+    'HTTPS certificate authority of this host (trust it once per device; see docs/HOST.md):',
+    `  SHA-256 fingerprint: ${authority.fingerprint}`,
+  ];
+  if (url !== undefined) {
+    lines.push(`  download: ${url}`);
+    lines.push(`Scan to install the authority on a phone:\n${await terminalQr(url)}`);
+  }
+  return lines.join('\n');
+}

@@ -3,13 +3,23 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BridgeOptions } from '@webbridge/server';
 import type { OpenAiConfig } from '../models/createModelProviders';
+import { type ChosenCode, checkCode, readCodeFile } from './accessCodes';
 
 /** The `webbridge serve` configuration. */
 export interface ServeConfig {
   readonly port: number;
   readonly hostname: string;
-  /** Undefined: generate a fresh one. */
-  readonly accessCode: string | undefined;
+  /** The code given by flag, file or environment; undefined: the kept one, else a fresh one. */
+  readonly accessCode: ChosenCode | undefined;
+  /** The view code given by flag, file or environment; undefined: the kept one, if any. */
+  readonly viewCode: ChosenCode | undefined;
+  /** `--tls`: HTTPS on loopback too. */
+  readonly tls: boolean;
+  /** `--insecure-http`: plain HTTP off loopback. */
+  readonly insecureHttp: boolean;
+  /** `--tls-cert` / `--tls-key`: a person's own certificate instead of the local authority. */
+  readonly tlsCert: string | undefined;
+  readonly tlsKey: string | undefined;
   readonly dataDir: string;
   readonly heartbeatMs: number | undefined;
   readonly mediaTtlMs: number | undefined;
@@ -32,7 +42,17 @@ Starts the reference host and the bridge, and prints the URL, the access code an
 Options:
   --port <n>              port to listen on; 0 picks a free one (default 7878)
   --host <address>        address to listen on; 0.0.0.0 for the LAN (default 127.0.0.1)
-  --access-code <code>    access code (default: a fresh random code, printed once)
+  --access-code-file <f>  read the access code from a file (first line)
+  --access-code <code>    access code; other local users can read it in \`ps\`: prefer the
+                          file or WEBBRIDGE_ACCESS_CODE (default: the code kept in the data
+                          dir, else a fresh one that is kept there until rotated)
+  --view-code-file <f>    read a view code (watch only, no control) from a file
+  --view-code <code>      a view code (or WEBBRIDGE_VIEW_CODE; default: the kept one, if any)
+  --tls                   HTTPS on loopback too (off loopback it is the default)
+  --tls-cert <file>       serve your own certificate (PEM, chain after the leaf) ...
+  --tls-key <file>        ... with this key, instead of the local certificate authority
+  --insecure-http         plain HTTP off loopback: the code and every message cross the
+                          network in clear (not recommended)
   --data-dir <dir>        where the database, uploads and default workspace live (default ~/.webbridge)
   --workspace-root <dir>  another folder projects may use; repeatable
   --heartbeat-ms <ms>     idle time before an event-stream heartbeat (default 15000)
@@ -73,6 +93,13 @@ export function parseServeArgs(
       port: { type: 'string' },
       host: { type: 'string' },
       'access-code': { type: 'string' },
+      'access-code-file': { type: 'string' },
+      'view-code': { type: 'string' },
+      'view-code-file': { type: 'string' },
+      tls: { type: 'boolean' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'insecure-http': { type: 'boolean' },
       'data-dir': { type: 'string' },
       'heartbeat-ms': { type: 'string' },
       'media-ttl-ms': { type: 'string' },
@@ -92,10 +119,22 @@ export function parseServeArgs(
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
     throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}.`);
   }
-  const accessCode = values['access-code'];
-  // A short code falls to guessing from a few addresses despite the throttle.
-  if (accessCode !== undefined && accessCode.length < 8) {
-    throw new Error('--access-code must be at least 8 characters (the generated ones have ~49 bits).');
+  const accessCode = givenCode(
+    values['access-code'],
+    values['access-code-file'],
+    env.WEBBRIDGE_ACCESS_CODE,
+    'access',
+  );
+  const viewCode = givenCode(values['view-code'], values['view-code-file'], env.WEBBRIDGE_VIEW_CODE, 'view');
+  if (accessCode && viewCode && accessCode.code === viewCode.code) {
+    throw new Error('The view code must differ from the access code.');
+  }
+  const tlsCert = values['tls-cert'];
+  const tlsKey = values['tls-key'];
+  if ((tlsCert === undefined) !== (tlsKey === undefined))
+    throw new Error('--tls-cert and --tls-key go together.');
+  if (values['insecure-http'] && (values.tls || tlsCert !== undefined)) {
+    throw new Error('--insecure-http cannot be combined with --tls or --tls-cert.');
   }
   const port = integer(values.port, '--port') ?? 7878;
   if (port > 65_535) throw new Error('--port must be at most 65535.');
@@ -103,6 +142,11 @@ export function parseServeArgs(
     port,
     hostname: values.host ?? '127.0.0.1',
     accessCode,
+    viewCode,
+    tls: values.tls === true,
+    insecureHttp: values['insecure-http'] === true,
+    tlsCert: tlsCert === undefined ? undefined : path.resolve(tlsCert),
+    tlsKey: tlsKey === undefined ? undefined : path.resolve(tlsKey),
     dataDir: path.resolve(values['data-dir'] ?? path.join(os.homedir(), '.webbridge')),
     heartbeatMs: positive(values['heartbeat-ms'], '--heartbeat-ms'),
     mediaTtlMs: positive(values['media-ttl-ms'], '--media-ttl-ms'),
@@ -164,6 +208,29 @@ function openAiConfig(
     models: [...new Set(models)],
     timeoutMs: positive(values['openai-timeout-ms'], '--openai-timeout-ms'),
   };
+}
+
+/** A code given on the command line, in a file or in the environment (that order wins). */
+function givenCode(
+  flag: string | undefined,
+  file: string | undefined,
+  fromEnv: string | undefined,
+  kind: 'access' | 'view',
+): ChosenCode | undefined {
+  if (flag !== undefined && file !== undefined)
+    throw new Error(`Give --${kind}-code or --${kind}-code-file, not both.`);
+  if (flag !== undefined) {
+    checkCode(flag, `--${kind}-code`);
+    return { code: flag, source: 'flag' };
+  }
+  if (file !== undefined)
+    return { code: readCodeFile(path.resolve(file), `--${kind}-code-file`), source: 'file' };
+  if (fromEnv !== undefined && fromEnv !== '') {
+    const name = kind === 'access' ? 'WEBBRIDGE_ACCESS_CODE' : 'WEBBRIDGE_VIEW_CODE';
+    checkCode(fromEnv.trim(), name);
+    return { code: fromEnv.trim(), source: 'env' };
+  }
+  return undefined;
 }
 
 function isLogLevel(value: string): value is NonNullable<ServeConfig['logLevel']> {

@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { RunningHost } from '../startHost';
-import { connectionBanner } from './connectionBanner';
+import { authorityBanner, connectionBanner } from './connectionBanner';
 import { generateAccessCode } from './generateAccessCode';
 
 /** What the console needs from the running CLI. */
@@ -10,8 +10,14 @@ export interface ConsoleContext {
   readonly host: RunningHost;
   /** The current access code. */
   readonly code: () => string;
-  /** Replaces the access code everywhere (bridge and CLI). */
+  /** Replaces the access code everywhere (bridge, CLI and the kept copy). */
   readonly setCode: (code: string) => void;
+  /** The current view code, if any. */
+  readonly viewCode?: () => string | undefined;
+  /** Sets, replaces or (undefined) removes the view code everywhere. */
+  readonly setViewCode?: (code: string | undefined) => void;
+  /** Whether the bridge serves plain HTTP off loopback (warned about at every start). */
+  readonly insecureHttp?: boolean;
   /** Shuts the service down. */
   readonly quit: () => void;
   readonly input: NodeJS.ReadableStream;
@@ -22,7 +28,11 @@ const HELP = `Commands:
   help                 this list
   code                 show the access code
   qr                   show the URLs and their QR codes again
-  rotate               replace the access code (connected browsers must enter the new one)
+  rotate               replace the access code (connected browsers must enter the new one;
+                       media links handed out so far stop working)
+  view                 create or replace the view code (watch only, no control)
+  view off             remove the view code
+  ca                   the HTTPS certificate authority: fingerprint and a QR code to install it
   browsers             the connected browsers: address, since when, user agent
   convs                list the conversations
   switch <n>           make conversation n current, as the host's own user would
@@ -68,6 +78,25 @@ export function startConsole(context: ConsoleContext): () => void {
       context.setCode(code);
       print(`New access code: ${code}`);
       await showQr();
+    },
+    view: (arg) => {
+      if (!context.setViewCode) throw new Error('This host has no view code.');
+      if (arg === 'off') {
+        context.setViewCode(undefined);
+        print('View code removed; watching browsers are disconnected.');
+        return;
+      }
+      const code = generateAccessCode();
+      context.setViewCode(code);
+      print(`New view code (watch only): ${code}`);
+    },
+    ca: async () => {
+      const authority = host.bridge.authority;
+      if (!authority) {
+        print('This host serves no local certificate authority (plain HTTP, or your own certificate).');
+        return;
+      }
+      print(await authorityBanner(authority));
     },
     browsers: () => {
       const connections = host.bridge.connections();
@@ -181,6 +210,11 @@ export function startConsole(context: ConsoleContext): () => void {
         if (name !== 'quit') rl.prompt();
       });
   });
+  if (context.insecureHttp) {
+    print(
+      'WARNING: plain HTTP off loopback (--insecure-http): anyone on this network can read the access code.',
+    );
+  }
   rl.prompt();
   return () => rl.close();
 }

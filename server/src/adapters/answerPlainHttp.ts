@@ -77,16 +77,16 @@ function helpPage(
   host: string | undefined,
   authority: { readonly fingerprint: string } | undefined,
 ): string {
-  const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  const html = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
   const go = secure
-    ? `<p><a id="go" href="${escape(secure)}">Open ${escape(secure)}</a></p>
+    ? `<p><a id="go" href="${html(secure)}">Open ${html(secure)}</a></p>
 <script>var a=document.getElementById('go');a.href+=location.hash;</script>`
     : '<p>Open this address with <code>https://</code> instead of <code>http://</code>.</p>';
   const trust =
     authority && host
       ? `<p>The first time on this device, install the host's certificate authority:
-<a href="/ca.crt">http://${escape(host)}/ca.crt</a>, and check that its SHA-256 fingerprint is the one the
-host shows:</p><p><code>${escape(authority.fingerprint)}</code></p>`
+<a href="/ca.crt">http://${html(host)}/ca.crt</a>, and check that its SHA-256 fingerprint is the one the
+host shows:</p><p><code>${html(authority.fingerprint)}</code></p>`
       : '';
   return `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>webbridge speaks HTTPS</title>
