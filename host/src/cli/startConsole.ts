@@ -71,7 +71,11 @@ export function startConsole(context: ConsoleContext): () => void {
 
   const commands: Record<string, (arg: string) => Promise<void> | void> = {
     help: () => print(HELP),
-    code: () => print(`Access code: ${context.code()}`),
+    code: () => {
+      print(`Access code: ${context.code()}`);
+      const view = context.viewCode?.();
+      if (view !== undefined) print(`View code (watch only): ${view}`);
+    },
     qr: showQr,
     rotate: async () => {
       const code = generateAccessCode();
