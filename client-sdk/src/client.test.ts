@@ -147,6 +147,57 @@ describe('createBridgeClient: session-sensitive actions', () => {
     expect(JSON.parse(String(requests[0]?.body))).toMatchObject({ text: 'hello', attachmentIds: ['att1'] });
   });
 
+  it('a confirmed send carries the identity of the destination confirmed, not the newer one in the store', async () => {
+    const { client, store, bodies } = setup([
+      () =>
+        jsonResponse(200, { action: 'send', result: { conversationId: 'c2', messageId: 'm', replyId: 'r' } }),
+    ]);
+    const confirmed = {
+      instanceId: 'instance-1',
+      sessionRevision: 2,
+      conversationId: 'c2',
+      projectId: 'p1',
+      title: 'Second',
+    };
+    // The stream has moved the store on since the person was asked.
+    store.replaceSnapshot(snapshot([], { conversationId: 'c3', sessionRevision: 3 }));
+    const outcome = await client.send('hello', [], { to: confirmed });
+    expect(outcome.kind).toBe('done');
+    expect(bodies()[0]).toEqual({
+      action: 'send',
+      text: 'hello',
+      attachmentIds: [],
+      instanceId: 'instance-1',
+      sessionRevision: 2,
+      conversationId: 'c2',
+      projectId: 'p1',
+      actionId: 'action-id-1',
+    });
+  });
+
+  it('a confirmed send the host no longer fits is refused again and names the new place', async () => {
+    const moved = { instanceId: 'instance-1', sessionRevision: 3, conversationId: 'c3', projectId: 'p1' };
+    const fresh = snapshot([], {
+      ...moved,
+      conversations: {
+        ...seen.conversations,
+        list: [{ id: 'c3', title: 'Third', projectId: 'p1', createdAt: 3 }],
+        messages: [],
+      },
+    });
+    const { client, requests } = setup([
+      () => problem(409, 'session_mismatch', { current: moved }),
+      () => jsonResponse(200, fresh),
+    ]);
+    const confirmed = { instanceId: 'instance-1', sessionRevision: 2, conversationId: 'c2', projectId: 'p1' };
+    const outcome = await client.sensitive({ action: 'send', text: 'hello' }, { to: confirmed });
+    expect(outcome.kind).toBe('session_changed');
+    if (outcome.kind !== 'session_changed') return;
+    expect(outcome.destination).toEqual({ ...moved, title: 'Third' });
+    // Refused, never re-sent to where the host went.
+    expect(requests.map((r) => r.method)).toEqual(['POST', 'GET']);
+  });
+
   it('refuses to send before any state is known', async () => {
     const { client, requests } = setup([() => jsonResponse(200, {})], false);
     await expect(client.send('hello')).rejects.toMatchObject({ code: 'no_state' });

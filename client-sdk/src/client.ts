@@ -16,6 +16,7 @@ import { actionResultSchemas, contract, localeSchema, snapshotSchema } from '@we
 import type { ZodTypeAny } from 'zod';
 import { BridgeClientError } from './BridgeClientError';
 import { createActionId } from './createActionId';
+import { type Destination, destinationOf } from './destinationOf';
 import { errorFromFailure, errorFromResponse } from './errorFromResponse';
 import { type ConnectEventsOptions, connectEvents, type EventConnection } from './events/connectEvents';
 import { parseJsonSafely } from './safeJson';
@@ -60,16 +61,13 @@ export type SensitiveActionName = SensitiveAction['action'];
 /** A sensitive action without its identity fields: the client adds them from the store. */
 export type SensitiveArgs<N extends SensitiveActionName> = Omit<ActionOf<N>, keyof SessionGuard | 'actionId'>;
 
-/** Where a send would land now, after the session changed under the user. */
-export interface Destination extends SessionIdentity {
-  /** The conversation's title from the list ('' when the list does not have it). */
-  readonly title: string;
-}
-
 /**
  * The outcome of a session-sensitive action. `session_changed` (409) means nothing happened:
- * the store now shows the fresh state and the UI must ask the user to confirm `destination`
- * before anything is sent again. Other failures throw {@link BridgeClientError}.
+ * the store now shows the fresh state, and `destination` is where the action would land now,
+ * with its identity. The UI must ask the person before anything is sent again, and confirming
+ * sends with that destination (`{ to: destination }`), so that a host that has moved once more
+ * refuses it again instead of the action landing somewhere the person was not shown. Other
+ * failures throw {@link BridgeClientError}.
  */
 export type SensitiveOutcome<N extends SensitiveActionName> =
   | { readonly kind: 'done'; readonly result: ActionResultOf<N> }
@@ -82,6 +80,18 @@ export type SensitiveOutcome<N extends SensitiveActionName> =
 /** Options of one request. */
 export interface RequestOptions {
   readonly signal?: AbortSignal;
+}
+
+/** Options of a session-sensitive action. */
+export interface SensitiveOptions extends RequestOptions {
+  /**
+   * The identity to act with instead of the state in the store: the destination the person
+   * confirmed (after a 409, `outcome.destination` or whatever the UI named since). The action
+   * is bound to it: if the host is no longer there it is refused again (`session_changed`
+   * naming the new place) and lands nowhere. Only its identity fields are sent.
+   * @default the identity of the state in the store
+   */
+  readonly to?: SessionIdentity;
 }
 
 /** The typed client of one bridge. Create it with {@link createBridgeClient}. */
@@ -103,7 +113,8 @@ export interface BridgeClient {
    */
   action<A extends Action>(action: A, options?: RequestOptions): Promise<ActionResultOf<A['action']>>;
   /**
-   * Any session-sensitive action, with the identity of the state in the store.
+   * Any session-sensitive action, with the identity of the state in the store (or of
+   * `options.to`).
    * @example
    * ```ts
    * await client.sensitive({ action: 'branch', messageId, index: 1 });
@@ -111,17 +122,20 @@ export interface BridgeClient {
    */
   sensitive<N extends SensitiveActionName>(
     args: SensitiveArgs<N> & { action: N },
-    options?: RequestOptions,
+    options?: SensitiveOptions,
   ): Promise<SensitiveOutcome<N>>;
   /**
-   * Sends a message into the conversation the user is looking at; never re-sent elsewhere.
+   * Sends a message into the conversation the user is looking at (or into `options.to`, a
+   * destination the person confirmed); never re-sent elsewhere.
    * @example
    * ```ts
-   * const outcome = await client.send('Hello');
-   * if (outcome.kind === 'session_changed') confirmDestination(outcome.destination.title);
+   * let outcome = await client.send('Hello');
+   * while (outcome.kind === 'session_changed' && (await ask(outcome.destination.title))) {
+   *   outcome = await client.send('Hello', [], { to: outcome.destination });
+   * }
    * ```
    */
-  send(text: string, attachmentIds?: string[]): Promise<SensitiveOutcome<'send'>>;
+  send(text: string, attachmentIds?: string[], options?: SensitiveOptions): Promise<SensitiveOutcome<'send'>>;
   stop(): Promise<SensitiveOutcome<'stop'>>;
   continue(): Promise<SensitiveOutcome<'continue'>>;
   editMessage(messageId: string, text: string): Promise<SensitiveOutcome<'editMessage'>>;
@@ -227,9 +241,10 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     }
   };
 
-  const sensitive: BridgeClient['sensitive'] = async (args, request = {}) => {
-    // The identity of what the user sees now, never one remembered from an earlier call.
-    const seen = store.getState().snapshot;
+  const sensitive: BridgeClient['sensitive'] = async (args, { to, ...request } = {}) => {
+    // The identity the person confirmed, or else of what they see now; never one remembered
+    // from an earlier call.
+    const seen = to ?? store.getState().snapshot;
     if (seen === null) {
       throw new BridgeClientError({ code: 'no_state', status: 0, detail: 'no state yet: connect first' });
     }
@@ -249,10 +264,11 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     } catch {
       // The 409 body already says where a send would land; the title may then be unknown.
     }
-    const list = (fresh ?? store.getState().snapshot)?.conversations.list ?? [];
-    const identity: SessionIdentity | undefined = fresh ?? error.current;
+    if (fresh !== undefined) return destinationOf(fresh);
+    const identity = error.current;
     if (identity === undefined) throw error;
     const { instanceId, sessionRevision, conversationId, projectId } = identity;
+    const list = store.getState().snapshot?.conversations.list ?? [];
     const title = list.find((c) => c.id === conversationId)?.title ?? '';
     return { instanceId, sessionRevision, conversationId, projectId, title };
   };
@@ -279,9 +295,10 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     },
     action,
     sensitive,
-    send: (text, attachmentIds) =>
+    send: (text, attachmentIds, sendOptions) =>
       sensitive(
         attachmentIds === undefined ? { action: 'send', text } : { action: 'send', text, attachmentIds },
+        sendOptions,
       ),
     stop: () => sensitive({ action: 'stop' }),
     continue: () => sensitive({ action: 'continue' }),

@@ -31,14 +31,16 @@ export { BridgeClientError } from './BridgeClientError';
 export type {
   BridgeClient,
   BridgeClientOptions,
-  Destination,
   RequestOptions,
   SensitiveActionName,
   SensitiveArgs,
+  SensitiveOptions,
   SensitiveOutcome,
 } from './client';
 export { createBridgeClient } from './client';
 export { createActionId } from './createActionId';
+export type { Destination } from './destinationOf';
+export { destinationOf } from './destinationOf';
 export type { BackoffOptions } from './events/backoffDelay';
 export { backoffDelay } from './events/backoffDelay';
 export type { ConnectEventsOptions, EventConnection } from './events/connectEvents';
