@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import type { Destination } from '@webbridge/client-sdk';
+import { type Destination, destinationOf } from '@webbridge/client-sdk';
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -10,6 +10,7 @@ import { SessionContext } from '../state/SessionContext';
 import type { Snapshot } from '../state/types';
 import { createUploads } from '../state/uploads';
 import { Composer, pasteIsFiles } from './Composer';
+import { RENAMED_HOLD_MS } from './DestinationConfirm';
 
 const destination: Destination = {
   instanceId: 'i',
@@ -84,7 +85,7 @@ describe('Composer', () => {
     expect(send).not.toHaveBeenCalled();
     await press('Enter');
     await flush();
-    expect(send).toHaveBeenCalledWith('hello', ['a1']);
+    expect(send).toHaveBeenCalledWith('hello', ['a1'], destinationOf(withPending));
     expect(textarea().value).toBe('');
   });
 
@@ -105,9 +106,74 @@ describe('Composer', () => {
     await act(() => confirm?.click());
     await flush();
     expect(send).toHaveBeenCalledTimes(2);
-    expect(send).toHaveBeenLastCalledWith('important', []);
+    expect(send).toHaveBeenLastCalledWith(
+      'important',
+      [],
+      expect.objectContaining({ conversationId: 'c-trip' }),
+    );
     expect(root.querySelector('[role="alertdialog"]')).toBeNull();
     expect(textarea().value).toBe('');
+  });
+
+  it('renames an open confirmation when the host moves on, and sends with the identity it shows', async () => {
+    const { session, send } = fakeSession([{ kind: 'changed', destination }]);
+    const first = mockScenario();
+    await mount(session, first);
+    await type('important');
+    await press('Enter');
+    await flush();
+    const dialog = () => root.querySelector('[role="alertdialog"]');
+    const confirm = () =>
+      [...root.querySelectorAll('button')].find((b) =>
+        b.textContent?.startsWith('Send to'),
+      ) as HTMLButtonElement;
+    expect(dialog()?.textContent).toContain('“Trip notes”');
+
+    // The stream brings a newer state: the host is in another conversation now.
+    const other = first.conversations.list.find((c) => c.id !== destination.conversationId);
+    if (other === undefined) throw new Error('the scenario needs two conversations');
+    const moved: Snapshot = {
+      ...first,
+      instanceId: destination.instanceId,
+      sessionRevision: destination.sessionRevision + 1,
+      conversationId: other.id,
+      projectId: other.projectId,
+    };
+    await mount(session, moved);
+    expect(dialog()?.textContent).toContain(`“${other.title}”`);
+    expect(dialog()?.textContent).toContain('again');
+    expect(confirm().textContent).toBe(`Send to “${other.title}”`);
+    // Held a moment, so a click aimed at the old name does not send to the new one.
+    expect(confirm().disabled).toBe(true);
+    await act(() => confirm().click());
+    expect(send).toHaveBeenCalledTimes(1);
+    await act(async () => await new Promise((r) => setTimeout(r, RENAMED_HOLD_MS + 50)));
+    expect(confirm().disabled).toBe(false);
+
+    await act(() => confirm().click());
+    await flush();
+    expect(send).toHaveBeenCalledTimes(2);
+    expect(send).toHaveBeenLastCalledWith('important', [], {
+      instanceId: destination.instanceId,
+      sessionRevision: destination.sessionRevision + 1,
+      conversationId: other.id,
+      projectId: other.projectId,
+      title: other.title,
+    });
+  });
+
+  it('keeps naming the 409 destination while the state on screen is older than it', async () => {
+    const { session, send } = fakeSession([{ kind: 'changed', destination }]);
+    const stale = { ...mockScenario(), instanceId: destination.instanceId, sessionRevision: 1 };
+    await mount(session, stale);
+    await type('important');
+    await press('Enter');
+    await flush();
+    expect(root.querySelector('[role="alertdialog"]')?.textContent).toContain('“Trip notes”');
+    const confirm = [...root.querySelectorAll('button')].find((b) => b.textContent?.startsWith('Send to'));
+    await act(() => confirm?.click());
+    await flush();
+    expect(send).toHaveBeenLastCalledWith('important', [], destination);
   });
 
   it('keeps the text and sends nothing when the person keeps editing after a 409', async () => {
@@ -135,7 +201,11 @@ describe('Composer', () => {
     await mount(session, mockScenario());
     await type('on a slow network');
     await press('Enter');
-    expect(send).toHaveBeenCalledWith('on a slow network', []);
+    expect(send).toHaveBeenCalledWith(
+      'on a slow network',
+      [],
+      expect.objectContaining({ conversationId: 'c-welcome' }),
+    );
     expect(textarea().value).toBe('');
     await act(async () => finish({ kind: 'failed' }));
     await flush();

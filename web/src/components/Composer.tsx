@@ -1,7 +1,8 @@
-import type { Destination } from '@webbridge/client-sdk';
+import { type Destination, destinationOf } from '@webbridge/client-sdk';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useObservable } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
+import { shownDestination } from '../state/shownDestination';
 import type { Snapshot } from '../state/types';
 import { DestinationConfirm } from './DestinationConfirm';
 import { Icon } from './Icon';
@@ -34,7 +35,9 @@ export interface ComposerProps {
  * Writes and sends messages: Enter sends, Shift+Enter adds a line, Esc stops a reply. Files
  * can be picked, dropped or pasted (a screenshot from the clipboard) and go with the next
  * message. A send refused with 409 is kept
- * here and only sent again, to the place shown, when the person confirms.
+ * here and only sent again, to the place shown, when the person confirms. The confirmation
+ * follows the host while it is open and its button sends with the identity it names, so a
+ * host that has moved again by then refuses it and a new confirmation names the new place.
  */
 export function Composer({ snapshot }: ComposerProps) {
   const session = useSession();
@@ -44,7 +47,8 @@ export function Composer({ snapshot }: ComposerProps) {
   const uploads = allUploads.filter((u) => u.conversationId === conversationId);
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
-  const [changed, setChanged] = useState<{ destination: Destination; text: string } | null>(null);
+  const [changed, setChanged] = useState<{ named: Destination; text: string } | null>(null);
+  const shown = changed && shownDestination(changed.named, snapshot);
   const fileInput = useRef<HTMLInputElement>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   const { run, pending } = snapshot.conversations;
@@ -56,15 +60,14 @@ export function Composer({ snapshot }: ComposerProps) {
     session.uploads.settle(new Set(pending.map((a) => a.id)));
   }, [pending, session]);
 
-  const send = async (message: string) => {
+  /** Sends bound to `to`: the place this render shows, never a newer one the store has. */
+  const send = async (message: string, to: Destination) => {
     setSending(true);
     // Cleared at once, in the frame of the key press: shrinking the box only after the host
     // answered would move the composer long after the person's input (a layout shift).
     setText('');
-    const outcome = await session.send(
-      message,
-      pending.map((a) => a.id),
-    );
+    const ids = pending.map((a) => a.id);
+    const outcome = await session.send(message, ids, to);
     setSending(false);
     if (outcome.kind === 'sent') {
       setChanged(null);
@@ -73,7 +76,7 @@ export function Composer({ snapshot }: ComposerProps) {
     }
     // Not sent: the text comes back, unless the person has started another one meanwhile.
     setText((current) => (current === '' ? message : current));
-    if (outcome.kind === 'changed') setChanged({ destination: outcome.destination, text: message });
+    if (outcome.kind === 'changed') setChanged({ named: outcome.destination, text: message });
   };
 
   return (
@@ -81,13 +84,13 @@ export function Composer({ snapshot }: ComposerProps) {
       class="composer"
       onSubmit={(event) => {
         event.preventDefault();
-        if (canSend) void send(text);
+        if (canSend) void send(text, destinationOf(snapshot));
       }}
     >
-      {changed && (
+      {changed && shown && (
         <DestinationConfirm
-          destination={changed.destination}
-          onConfirm={() => void send(changed.text)}
+          destination={shown}
+          onConfirm={() => void send(changed.text, shown)}
           onCancel={() => setChanged(null)}
           disabled={sending || running}
         />
@@ -136,7 +139,7 @@ export function Composer({ snapshot }: ComposerProps) {
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
               event.preventDefault();
-              if (canSend) void send(text);
+              if (canSend) void send(text, destinationOf(snapshot));
             }
           }}
         />

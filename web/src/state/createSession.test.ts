@@ -1,3 +1,4 @@
+import { destinationOf } from '@webbridge/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockBackend, type MockBackend } from '../mocks/mockBackend';
 import { createSession, type Session } from './createSession';
@@ -63,8 +64,28 @@ describe('createSession against the contract mocks', () => {
     // The page shows where a send would land now.
     expect(s.store.getState().snapshot?.conversationId).toBe(outcome.destination.conversationId);
 
-    expect(await s.send('where does this go?', [])).toEqual({ kind: 'sent' });
+    expect(await s.send('where does this go?', [], outcome.destination)).toEqual({ kind: 'sent' });
     expect(backend.state().conversations.messages[0]?.text).toBe('where does this go?');
+  });
+
+  it('sends a confirmed message only where the confirmation named: a host that moved again refuses it', async () => {
+    const backend = createMockBackend({ wordDelayMs: 1 });
+    session = connect(backend);
+    const s = session;
+    await until(() => s.store.getState().status === 'live');
+    const start = backend.state().conversationId;
+    backend.hostSwitch();
+    const first = await s.send('bound', [], destinationOf(backend.state()));
+    expect(first.kind).toBe('sent');
+    s.close();
+    // The person is asked about a place; the host moves back before they confirm.
+    const named = destinationOf(backend.state());
+    backend.hostSwitch(start);
+    const outcome = await s.send('second, bound', [], named);
+    expect(outcome.kind).toBe('changed');
+    if (outcome.kind !== 'changed') return;
+    expect(outcome.destination.conversationId).toBe(start);
+    expect(backend.state().conversations.messages.map((m) => m.text)).not.toContain('second, bound');
   });
 
   it('turns a 409 on another session-sensitive action into a notice, doing nothing', async () => {

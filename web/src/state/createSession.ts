@@ -38,10 +38,12 @@ export interface Session {
   readonly media: MediaUrls;
   readonly notice: Observable<Notice | null>;
   /**
-   * Sends a message with the given pending attachments into the conversation on screen. A
-   * 409 is returned, never retried: only the person can decide to send it elsewhere.
+   * Sends a message with the given pending attachments, bound to `to`: the destination the
+   * page shows (the rendered state, or the one a confirmation names), else the store's. If the
+   * host is no longer there, nothing is sent and a 409 is returned, never retried: only the
+   * person can decide to send it elsewhere.
    */
-  send(text: string, attachmentIds: readonly string[]): Promise<SendOutcome>;
+  send(text: string, attachmentIds: readonly string[], to?: Destination): Promise<SendOutcome>;
   /** Runs a session-sensitive action; a 409 or a failure becomes a notice. Returns success. */
   sensitive<N extends SensitiveActionName>(
     run: (client: BridgeClient) => Promise<SensitiveOutcome<N>>,
@@ -102,9 +104,9 @@ export function createSession(options: SessionOptions): Session {
       (ref) => client.mediaUrl(ref),
       async (attachmentId) => (await client.action({ action: 'refreshMedia', attachmentId })).media,
     ),
-    async send(text, attachmentIds) {
+    async send(text, attachmentIds, to) {
       try {
-        const outcome = await client.send(text, [...attachmentIds]);
+        const outcome = await client.send(text, [...attachmentIds], to === undefined ? {} : { to });
         if (outcome.kind === 'session_changed') return { kind: 'changed', destination: outcome.destination };
         return { kind: 'sent' };
       } catch (error) {
