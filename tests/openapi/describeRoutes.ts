@@ -1,0 +1,248 @@
+import type {
+  Oas3Definition,
+  Oas3Header,
+  Oas3MediaType,
+  Oas3Operation,
+  Oas3Parameter,
+  Oas3PathItem,
+  Oas3RequestBody,
+  Oas3Response,
+  Oas3Schema,
+} from '@redocly/openapi-core';
+import {
+  contract,
+  DEFAULT_MEDIA_TTL_MS,
+  DEFAULT_UPLOAD_LIMIT,
+  ERROR_CODES,
+  ERROR_STATUS,
+  ERROR_TITLE,
+  MAX_JSON,
+  PROBLEM_CONTENT_TYPE,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  SENSITIVE_ACTIONS,
+} from '@webbridge/contract';
+import { schemaRef } from './nameSchemas';
+
+/** The security scheme of the protected routes. */
+export const ACCESS_CODE_SCHEME = 'accessCode';
+
+/** What the contract cannot say about a route: stream and file bodies, headers, prose. */
+interface RouteDoc {
+  /** Description of the success response. */
+  readonly ok: string;
+  readonly description?: string;
+  /** The success body when it is not JSON (ts-rest renders none for it). */
+  readonly okContent?: Record<string, Oas3MediaType>;
+  readonly okHeaders?: Record<string, Oas3Header>;
+  readonly requestBody?: Oas3RequestBody;
+  /** Descriptions of the contract's query parameters, by name. */
+  readonly parameters?: Readonly<Record<string, string>>;
+  /** Request headers the route reads (the contract declares none). */
+  readonly headers?: readonly Oas3Parameter[];
+  /** The route also answers HEAD: the GET's status and headers, no body. */
+  readonly head?: boolean;
+}
+
+const binary = { schema: { type: 'string', format: 'binary' } } as const;
+
+/** One entry per contract route: a new route does not compile until it is described here. */
+const ROUTES: { readonly [K in keyof typeof contract]: RouteDoc } = {
+  locale: { ok: 'The language, its strings and the protocol version. Nothing about the state.' },
+  state: { ok: 'The full current state: identity, conversation, projects, models, tools, settings.' },
+  action: {
+    ok: "The action's name and its result. State changes arrive on the event stream, not here.",
+    description:
+      `Actions run one at a time, in arrival order. Session-sensitive actions (${[...SENSITIVE_ACTIONS].join(', ')}) ` +
+      'carry `sessionRevision`, `conversationId` and `projectId` from the snapshot; any mismatch is ' +
+      '409 and nothing happens. An `actionId` makes a retry safe: the same id returns the first ' +
+      'result and does nothing again.',
+    requestBody: {
+      required: true,
+      description: `One action, discriminated on \`action\`; \`Content-Type: application/json\`, at most ${MAX_JSON} bytes.`,
+      content: {},
+    },
+  },
+  events: {
+    ok: 'A server-sent-event stream that stays open.',
+    description:
+      'Every state update is an `event: state` frame whose `data` is a snapshot (`kind: "snapshot"`, ' +
+      'sent first) or a delta against the seq named by `base`; `event: heartbeat` frames arrive ' +
+      'when the stream is idle. The frame formats are in docs/PROTOCOL.md § 10 and the ' +
+      '`streamEventSchema` of @webbridge/contract.',
+    okContent: {
+      'text/event-stream': {
+        schema: { type: 'string', description: 'Frames of `event:`, `id:` and `data:` lines.' },
+      },
+    },
+    parameters: {
+      frames:
+        '`compact`: a streamed word arrives as a frame without an `event:` line (the SSE type ' +
+        '`message`), a few bytes less each; for clients that read every event type. Default ' +
+        '`named`: every state update is an `event: state`.',
+    },
+    headers: [
+      {
+        name: 'Last-Event-ID',
+        in: 'header',
+        required: false,
+        description:
+          'Resume after this frame: `<instanceId>.<seq>`, the `id:` of the last frame applied. ' +
+          'A frame of another run, or one too old, starts over with a snapshot.',
+        schema: { type: 'string' },
+        example: 'Vx3k9qL2mP0aR7tY.42',
+      },
+    ],
+  },
+  upload: {
+    ok: 'The file is a pending attachment of the conversation; it is sent with the next send.',
+    requestBody: {
+      required: true,
+      description:
+        "The file's bytes, with the file's own `Content-Type` (any type) and a `Content-Length` " +
+        `(required, at most the host's upload limit, ${DEFAULT_UPLOAD_LIMIT} bytes by default: ` +
+        'checked before anything is read). Chunked transfer is refused (411).',
+      content: { '*/*': binary },
+    },
+    parameters: {
+      name: "The file's name (1 to 255 characters).",
+      conversationId:
+        'The conversation the file is for: the one its person was looking at. Default: the current one.',
+    },
+  },
+  media: {
+    ok: 'The file, with its own type. No Bearer: the media id is the credential.',
+    okContent: { '*/*': binary },
+    okHeaders: {
+      'Content-Disposition': {
+        description:
+          '`inline` for types a browser may show (images, audio, video, PDF, text), else `attachment`.',
+        schema: { type: 'string' },
+      },
+      'Content-Length': { schema: { type: 'integer', minimum: 0 } },
+    },
+    parameters: {
+      id:
+        "An attachment's `media.id` from the snapshot, or from the `refreshMedia` action: at least " +
+        `128 random bits, valid ${DEFAULT_MEDIA_TTL_MS / 60_000} minutes by default. Unknown and ` +
+        'expired ids answer the same 404.',
+    },
+    head: true,
+  },
+};
+
+/** Extra words for some error statuses, beside their codes. */
+const STATUS_NOTES: Readonly<Record<number, string>> = {
+  401: 'No access code, or not the current one.',
+  409: 'The session moved on: nothing was applied; `current` says where a send would land now.',
+  429: 'Too many wrong codes from this client: wait `Retry-After` seconds.',
+};
+
+function errorDescription(status: number): string {
+  const codes = ERROR_CODES.filter((code) => ERROR_STATUS[code] === status);
+  const named = codes.map((code) => `${ERROR_TITLE[code]} (\`${code}\`)`).join(', ');
+  return [named, STATUS_NOTES[status]].filter(Boolean).join('. ');
+}
+
+const problem = (description: string): Oas3Response => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: schemaRef('Problem') } },
+});
+
+/** Error headers the server adds (see server/src/errors/renderProblem.ts). */
+const ERROR_HEADERS: Readonly<Record<number, Record<string, Oas3Header>>> = {
+  401: { 'WWW-Authenticate': { schema: { type: 'string', enum: ['Bearer'] } } },
+  429: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 0 } } },
+};
+
+function pathItem(doc: Oas3Definition, path: string): Oas3PathItem {
+  const item = doc.paths?.[path];
+  if (item === undefined || '$ref' in item) throw new Error(`no path item for ${path}`);
+  return item;
+}
+
+/**
+ * Completes each operation ts-rest rendered: security (Bearer on every route whose contract
+ * lists a 401, none elsewhere), bodies it cannot render (raw upload, file, event stream),
+ * descriptions, problem+json errors and the headers the server sends.
+ */
+export function describeRoutes(doc: Oas3Definition): void {
+  for (const [name, route] of Object.entries(contract) as [
+    keyof typeof contract,
+    (typeof contract)[keyof typeof contract],
+  ][]) {
+    const extra = ROUTES[name];
+    const item = pathItem(doc, route.path);
+    const operation = item[route.method.toLowerCase() as Lowercase<typeof route.method>];
+    if (operation === undefined) throw new Error(`no ${route.method} ${route.path}`);
+    operation.security = '401' in route.responses ? [{ [ACCESS_CODE_SCHEME]: [] }] : [];
+    if (extra.description !== undefined) operation.description = extra.description;
+    if (extra.requestBody !== undefined) {
+      // An empty `content` keeps the JSON body ts-rest rendered; any other replaces it.
+      const rendered = operation.requestBody;
+      const content =
+        Object.keys(extra.requestBody.content).length === 0 && rendered !== undefined && !('$ref' in rendered)
+          ? rendered.content
+          : extra.requestBody.content;
+      operation.requestBody = { ...extra.requestBody, content };
+    }
+    const parameters = (operation.parameters ?? []).map((parameter) => {
+      const description = '$ref' in parameter ? undefined : extra.parameters?.[parameter.name];
+      return description === undefined ? parameter : { ...parameter, description };
+    });
+    operation.parameters = [...parameters, ...(extra.headers ?? [])];
+    describeResponses(operation, extra);
+    if (extra.head) item.head = headOf(operation);
+  }
+}
+
+function describeResponses(operation: Oas3Operation, extra: RouteDoc): void {
+  const protocol = { [PROTOCOL_HEADER]: { $ref: '#/components/headers/Protocol' } };
+  const responses: Record<string, Oas3Response> = {};
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const code = Number(status);
+    if (code < 400) {
+      const content = extra.okContent ?? response.content;
+      responses[status] = {
+        description: extra.ok,
+        headers: { ...protocol, ...extra.okHeaders },
+        ...(content === undefined ? {} : { content }),
+      };
+    } else {
+      const schema = response.content?.['application/json']?.schema;
+      responses[status] = {
+        description: errorDescription(code),
+        headers: { ...protocol, ...ERROR_HEADERS[code] },
+        ...(schema === undefined ? {} : { content: { [PROBLEM_CONTENT_TYPE]: { schema } } }),
+      };
+    }
+  }
+  responses['4XX'] = {
+    ...problem(
+      'Refused by a request guard before the route ran: a duplicate header, a Host that is not ' +
+        "one of the server's names, headers too large or too slow.",
+    ),
+    headers: protocol,
+  };
+  responses['5XX'] = { ...problem('Internal error; the body never carries internals.'), headers: protocol };
+  operation.responses = responses;
+}
+
+/** The HEAD twin of a GET: same parameters, security and statuses, no bodies. */
+function headOf(get: Oas3Operation): Oas3Operation {
+  const responses: Record<string, Oas3Response> = {};
+  for (const [status, { content: _body, ...rest }] of Object.entries(get.responses)) responses[status] = rest;
+  return {
+    ...get,
+    operationId: `${get.operationId ?? 'operation'}Head`,
+    summary: `Headers of: ${get.summary ?? ''}`,
+    responses,
+  };
+}
+
+/** The response header every API response carries. */
+export const PROTOCOL_HEADER_COMPONENT: Oas3Header<Oas3Schema> = {
+  description: `The protocol version (${PROTOCOL_VERSION}). A client that sees another one asks its user to reload.`,
+  required: true,
+  schema: { type: 'integer' },
+};

@@ -1,0 +1,62 @@
+import type { Oas3Definition, Oas3Schema } from '@redocly/openapi-core';
+
+/** A JSON object, as the document's nodes are walked. */
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `$ref` of a component schema. */
+export function schemaRef(name: string): { $ref: string } {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/**
+ * Moves named schemas into `components.schemas` and replaces every copy of them in the document
+ * with a `$ref`. ts-rest inlines every schema where it is used, so the problem body appeared
+ * 30 times and each action variant was an anonymous member of a `oneOf`: generators had
+ * nothing to name their types after, and a discriminator cannot select an inline member.
+ *
+ * A copy is recognised by its JSON being identical to the named schema's, both produced by
+ * the same converter from the same zod schema. Two names with the same JSON would be
+ * ambiguous, so they are refused. Discriminated unions whose members all became references get
+ * an explicit `mapping` (the implicit one would look for components named `send`, `stop`, ...).
+ */
+export function nameSchemas(doc: Oas3Definition, named: ReadonlyMap<string, Oas3Schema>): void {
+  const byShape = new Map<string, string>();
+  for (const [name, schema] of named) {
+    const shape = JSON.stringify(schema);
+    const other = byShape.get(shape);
+    if (other !== undefined) throw new Error(`schemas ${other} and ${name} are identical: name only one`);
+    byShape.set(shape, name);
+  }
+  const replace = (node: unknown, isNamedRoot: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => replace(item, false));
+    if (!isObject(node)) return node;
+    const name = isNamedRoot ? undefined : byShape.get(JSON.stringify(node));
+    if (name !== undefined) return schemaRef(name);
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, replace(value, false)]));
+  };
+  const schemas: Record<string, Oas3Schema> = {};
+  for (const [name, schema] of named) schemas[name] = replace(schema, true) as Oas3Schema;
+  for (const schema of Object.values(schemas)) addDiscriminatorMapping(schema, schemas);
+  if (doc.paths !== undefined) doc.paths = replace(doc.paths, false) as NonNullable<Oas3Definition['paths']>;
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...schemas } };
+}
+
+function addDiscriminatorMapping(schema: Oas3Schema, schemas: Readonly<Record<string, Oas3Schema>>): void {
+  const propertyName = schema.discriminator?.propertyName;
+  if (propertyName === undefined || schema.oneOf === undefined) return;
+  const mapping: Record<string, string> = {};
+  for (const member of schema.oneOf) {
+    const ref = member.$ref;
+    const target = ref === undefined ? undefined : schemas[ref.replace('#/components/schemas/', '')];
+    const tag = target?.properties?.[propertyName];
+    const value = tag !== undefined && 'enum' in tag ? tag.enum?.[0] : undefined;
+    // One inline or untagged member and no mapping can be right: leave the union as it was.
+    if (ref === undefined || typeof value !== 'string') return;
+    mapping[value] = ref;
+  }
+  schema.discriminator = { propertyName, mapping };
+}
