@@ -12,7 +12,14 @@ import type {
   SessionIdentity,
   Snapshot,
 } from '@webbridge/contract';
-import { actionResultSchemas, contract, localeSchema, snapshotSchema } from '@webbridge/contract';
+import {
+  ACCESS_HEADER,
+  type AccessLevel,
+  actionResultSchemas,
+  contract,
+  localeSchema,
+  snapshotSchema,
+} from '@webbridge/contract';
 import type { ZodTypeAny } from 'zod';
 import { BridgeClientError } from './BridgeClientError';
 import { createActionId } from './createActionId';
@@ -98,6 +105,12 @@ export interface SensitiveOptions extends RequestOptions {
 export interface BridgeClient {
   /** The state the user is looking at and the connection status. */
   readonly store: Store;
+  /**
+   * What the code allows, as the server last said (`X-Webbridge-Access`): `control`, or
+   * `view` for a view code (state, events and media only; actions answer 403 `view_only`).
+   * Undefined until a protected request (e.g. {@link BridgeClient.fetchState}) was answered.
+   */
+  readonly access: AccessLevel | undefined;
   /** Replaces the access code (after the host rotated it). Open connections keep the old one. */
   setAccessCode(code: string): void;
   /** Subscribes to the event stream and keeps {@link BridgeClient.store} current. */
@@ -180,6 +193,7 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
   const nextActionId = options.createActionId ?? createActionId;
   let accessCode = options.accessCode;
   const authorization = () => `Bearer ${accessCode}`;
+  let access: AccessLevel | undefined;
 
   // The wire is parsed here, not by ts-rest: prototype keys are dropped while parsing and a
   // failed request becomes a BridgeClientError instead of a bare TypeError.
@@ -189,6 +203,8 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     const signal = fetchOptions?.signal ?? undefined;
     try {
       const response = await fetchFn(path, init);
+      const level = response.headers.get(ACCESS_HEADER);
+      if (level === 'control' || level === 'view') access = level;
       const text = await response.text();
       const type = response.headers.get('content-type') ?? '';
       return {
@@ -275,8 +291,12 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
 
   return {
     store,
+    get access() {
+      return access;
+    },
     setAccessCode(code) {
       accessCode = code;
+      access = undefined;
     },
     connect(connectOptions = {}) {
       return connectEvents({

@@ -1,4 +1,5 @@
 export type {
+  AccessLevel,
   Action,
   ActionName,
   ActionOf,

@@ -6,6 +6,7 @@ import { useStoreState } from '../state/hooks';
 import { type ProbeFailure, probeAccessCode } from '../state/probeAccessCode';
 import { SessionContext } from '../state/SessionContext';
 import { DEFAULT_STRINGS, mergeStrings, type Strings, StringsContext } from '../state/strings';
+import { WatchingContext } from '../state/WatchingContext';
 import { ChatScreen } from './ChatScreen';
 import { ConnectPage, type ConnectProblem } from './ConnectPage';
 
@@ -82,7 +83,10 @@ export function App({ baseUrl = location.origin }: AppProps) {
         <ConnectPage checking={checking} problem={problem} initialCode={lastCode} onConnect={connect} />
       ) : (
         <SessionContext.Provider value={session}>
-          <Connected session={session} onDisconnect={disconnect} />
+          {/* The probe's answer said what the code allows; a view code only watches. */}
+          <WatchingContext.Provider value={session.client.access === 'view'}>
+            <Connected session={session} onDisconnect={disconnect} />
+          </WatchingContext.Provider>
         </SessionContext.Provider>
       )}
     </StringsContext.Provider>

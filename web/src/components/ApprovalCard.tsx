@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useSession } from '../state/SessionContext';
 import type { Approval } from '../state/types';
+import { useWatching } from '../state/WatchingContext';
 
 /** Props of {@link ApprovalCard}. */
 export interface ApprovalCardProps {
@@ -11,6 +12,7 @@ export interface ApprovalCardProps {
 export function ApprovalCard({ approval }: ApprovalCardProps) {
   const session = useSession();
   const [busy, setBusy] = useState(false);
+  const watching = useWatching();
   const decide = async (decision: 'allow' | 'deny') => {
     setBusy(true);
     await session.act({ action: 'approve', approvalId: approval.id, decision });
@@ -25,14 +27,18 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
         <summary>Arguments</summary>
         <pre>{approval.args}</pre>
       </details>
-      <div class="approval-actions">
-        <button type="button" class="primary" disabled={busy} onClick={() => void decide('allow')}>
-          Allow
-        </button>
-        <button type="button" class="danger" disabled={busy} onClick={() => void decide('deny')}>
-          Deny
-        </button>
-      </div>
+      {watching ? (
+        <p class="approval-waiting">Waiting for a decision by someone in control.</p>
+      ) : (
+        <div class="approval-actions">
+          <button type="button" class="primary" disabled={busy} onClick={() => void decide('allow')}>
+            Allow
+          </button>
+          <button type="button" class="danger" disabled={busy} onClick={() => void decide('deny')}>
+            Deny
+          </button>
+        </div>
+      )}
     </section>
   );
 }

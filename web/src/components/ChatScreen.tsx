@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useStoreState } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
 import { useStrings } from '../state/strings';
+import { useWatching } from '../state/WatchingContext';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { NoticeBar } from './NoticeBar';
@@ -20,6 +21,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   const { snapshot, reloadRequired } = useStoreState(session.store);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [dragging, setDragging] = useState(false);
+  const watching = useWatching();
   const theme = snapshot?.settings.theme ?? 'system';
   const running = snapshot !== null && snapshot.conversations.run.state !== 'idle';
 
@@ -34,18 +36,18 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
         setDrawerOpen(false);
         return;
       }
-      if (running) void session.sensitive((client) => client.stop());
+      if (running && !watching) void session.sensitive((client) => client.stop());
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [session, running, drawerOpen]);
+  }, [session, running, drawerOpen, watching]);
 
   if (snapshot === null) return <p class="loading">{strings.connecting}</p>;
   const title =
     snapshot.conversations.list.find((c) => c.id === snapshot.conversationId)?.title || 'New chat';
 
   return (
-    <div class={`shell${drawerOpen ? ' drawer-open' : ''}`}>
+    <div class={`shell${drawerOpen ? ' drawer-open' : ''}${watching ? ' watching' : ''}`}>
       <Sidebar
         snapshot={snapshot}
         onNavigate={() => setDrawerOpen(false)}
@@ -62,7 +64,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
       <main
         class={`chat${dragging ? ' dragging' : ''}`}
         onDragOver={(event) => {
-          if (!event.dataTransfer?.types.includes('Files')) return;
+          if (watching || !event.dataTransfer?.types.includes('Files')) return;
           event.preventDefault();
           setDragging(true);
         }}
@@ -87,7 +89,14 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
         )}
         <NoticeBar />
         <MessageList key={snapshot.conversationId} snapshot={snapshot} />
-        <Composer snapshot={snapshot} />
+        {watching ? (
+          <p class="watching-bar" role="status">
+            You are watching this session: it follows the host live, and only someone with the access code can
+            write or act.
+          </p>
+        ) : (
+          <Composer snapshot={snapshot} />
+        )}
       </main>
     </div>
   );

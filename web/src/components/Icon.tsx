@@ -7,6 +7,7 @@ const PATHS = {
   menu: 'M4 6h16M4 12h16M4 18h16',
   close: 'M6 6l12 12M18 6L6 18',
   file: 'M6 3h8l5 5v13H6zM14 3v5h5',
+  eye: 'M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12zM12 9a3 3 0 100 6 3 3 0 000-6z',
 } as const;
 
 /** Props of {@link Icon}. */

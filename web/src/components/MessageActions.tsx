@@ -1,6 +1,7 @@
 import { useIdle } from '../state/IdleContext';
 import { useSession } from '../state/SessionContext';
 import type { Message } from '../state/types';
+import { useWatching } from '../state/WatchingContext';
 import { BranchSwitcher } from './BranchSwitcher';
 
 /** Props of {@link MessageActions}. */
@@ -15,6 +16,7 @@ export interface MessageActionsProps {
 export function MessageActions({ message, isLast, isLastReply, onEdit }: MessageActionsProps) {
   const session = useSession();
   const idle = useIdle();
+  const watching = useWatching();
   const canContinue =
     idle &&
     isLast &&
@@ -26,6 +28,7 @@ export function MessageActions({ message, isLast, isLastReply, onEdit }: Message
     message.status !== 'streaming' &&
     message.status !== 'waiting' &&
     isLastReply;
+  if (watching) return null;
   if (message.sibling.count <= 1 && message.role !== 'user' && !canRegenerate && !canContinue) return null;
 
   return (

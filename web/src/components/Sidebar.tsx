@@ -1,4 +1,5 @@
 import type { Snapshot } from '../state/types';
+import { useWatching } from '../state/WatchingContext';
 import { ApprovalsPanel } from './ApprovalsPanel';
 import { ConversationList } from './ConversationList';
 import { Icon } from './Icon';
@@ -18,6 +19,7 @@ export interface SidebarProps {
 
 /** Conversations, project, model, tools, settings and pending approvals. */
 export function Sidebar({ snapshot, onNavigate, onClose, onDisconnect }: SidebarProps) {
+  const watching = useWatching();
   return (
     <nav class="sidebar" aria-label="Sidebar">
       <div class="sidebar-head">
@@ -27,11 +29,15 @@ export function Sidebar({ snapshot, onNavigate, onClose, onDisconnect }: Sidebar
         </button>
       </div>
       {snapshot.approvals.length > 0 && <ApprovalsPanel approvals={snapshot.approvals} />}
-      <ConversationList snapshot={snapshot} onNavigate={onNavigate} />
-      <ProjectPanel snapshot={snapshot} onNavigate={onNavigate} />
-      <ModelPicker models={snapshot.models} />
-      <ToolsList tools={snapshot.tools.list} />
-      <SettingsPanel settings={snapshot.settings} tools={snapshot.tools.list} />
+      {/* Watching: everything stays visible, nothing can be changed (a disabled fieldset
+          disables every control inside it). */}
+      <fieldset class="controls" disabled={watching}>
+        <ConversationList snapshot={snapshot} onNavigate={onNavigate} />
+        <ProjectPanel snapshot={snapshot} onNavigate={onNavigate} />
+        <ModelPicker models={snapshot.models} />
+        <ToolsList tools={snapshot.tools.list} />
+        <SettingsPanel settings={snapshot.settings} tools={snapshot.tools.list} />
+      </fieldset>
       <button type="button" class="link-button disconnect" onClick={onDisconnect}>
         Disconnect
       </button>

@@ -1,3 +1,4 @@
+import { useWatching } from '../state/WatchingContext';
 import { ConnectionBadge } from './ConnectionBadge';
 import { Icon } from './Icon';
 
@@ -9,6 +10,7 @@ export interface TopBarProps {
 
 /** The bar over the conversation: menu (phones), the conversation's title, connection state. */
 export function TopBar({ title, onMenu }: TopBarProps) {
+  const watching = useWatching();
   return (
     <header class="topbar">
       <button type="button" class="icon menu-button" aria-label="Open menu" onClick={onMenu}>
@@ -17,6 +19,11 @@ export function TopBar({ title, onMenu }: TopBarProps) {
       <h1 class="topbar-title" title={title}>
         {title}
       </h1>
+      {watching && (
+        <span class="badge badge-watching" title="Connected with a view code: you can follow, not act">
+          <Icon name="eye" /> Watching
+        </span>
+      )}
       <ConnectionBadge />
     </header>
   );
