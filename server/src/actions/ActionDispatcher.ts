@@ -7,6 +7,7 @@ import {
   isSensitiveAction,
   type Projection,
   type SensitiveAction,
+  type SessionIdentity,
 } from '@webbridge/contract';
 import type { HostActionHandlers, HostActionName, HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
@@ -47,7 +48,7 @@ export class ActionDispatcher {
     this.recent.forgetOlderThan(this.now() - ACTION_ID_TTL_MS);
     const seen = this.recent.get(id);
     if (seen) {
-      if (seen.action === action.action) return seen.outcome;
+      if (seen.action === action.action) return seen.outcome.then((outcome) => this.namingCurrent(outcome));
       return Promise.resolve({
         ok: false,
         error: new BridgeError('invalid_request', 'This actionId was already used for another action.'),
@@ -56,6 +57,25 @@ export class ActionDispatcher {
     const outcome = this.run(action);
     this.recent.remember(id, { at: this.now(), action: action.action, client, outcome });
     return outcome;
+  }
+
+  /**
+   * A remembered 409 names the identity current now, not the one it was first answered with:
+   * the host may have moved on since, and a client shows its person the place the 409 names
+   * (an old one would also make the identity seem to go backwards). Still nothing is applied.
+   */
+  private namingCurrent(outcome: Outcome): Promise<Outcome> | Outcome {
+    const error = outcome.ok ? undefined : outcome.error;
+    if (!(error instanceof BridgeError) || error.code !== 'session_mismatch') return outcome;
+    return this.host.runOnMain(
+      (): Outcome => ({
+        ok: false,
+        error: new BridgeError('session_mismatch', error.message, {
+          ...error.extras,
+          current: identityOf(this.host.readState()),
+        }),
+      }),
+    );
   }
 
   private run(action: Action): Promise<Outcome> {
@@ -110,14 +130,17 @@ function checkIdentity(action: SensitiveAction, state: Projection): void {
     throw new BridgeError(
       'session_mismatch',
       'The session changed since this action was made; nothing was done.',
-      {
-        current: {
-          instanceId: state.instanceId,
-          sessionRevision: state.sessionRevision,
-          conversationId: state.conversationId,
-          projectId: state.projectId,
-        },
-      },
+      { current: identityOf(state) },
     );
   }
+}
+
+/** The session identity of a projection: where a send would land now. */
+function identityOf(state: Projection): SessionIdentity {
+  return {
+    instanceId: state.instanceId,
+    sessionRevision: state.sessionRevision,
+    conversationId: state.conversationId,
+    projectId: state.projectId,
+  };
 }
