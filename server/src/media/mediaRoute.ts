@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
+import { singleQuery } from '../guards/singleQuery';
 import type { MediaRegistry } from './MediaRegistry';
 
 /** Types a browser may show inline; anything else is a download, never rendered as a page. */
@@ -23,7 +24,7 @@ export interface MediaDeps {
  */
 export function mediaRoute({ host, media }: MediaDeps) {
   return async (c: Context) => {
-    const id = c.req.query('id') ?? '';
+    const id = singleQuery(c, 'id') ?? '';
     const attachmentId = id.length > 0 && id.length <= 64 ? media.resolve(id) : undefined;
     const file = attachmentId === undefined ? undefined : host.resolveMedia(attachmentId);
     const info = file ? await stat(file.path).catch(() => undefined) : undefined;

@@ -24,6 +24,9 @@ export interface TsRestContext {
   readonly client: string;
 }
 
+/** Serves one request of the ts-rest routes. */
+type TsRestHandler = (request: Request, context: TsRestContext) => Promise<Response>;
+
 /** Dependencies of the ts-rest routes. */
 export interface TsRestDeps {
   readonly host: HostAdapter;
@@ -36,18 +39,13 @@ export interface TsRestDeps {
  * Builds the fetch handler for /api/locale, /api/state and /api/action. The guards (auth,
  * headers, body limit) have already run: ts-rest reads JSON bodies without a limit.
  */
-export function createTsRestHandler({
-  host,
-  wire,
-  dispatcher,
-  logger,
-}: TsRestDeps): (request: Request, context: TsRestContext) => Promise<Response> {
+export function createTsRestHandler({ host, wire, dispatcher, logger }: TsRestDeps): TsRestHandler {
   const router = tsr.platformContext<TsRestContext>().router(served, {
     locale: async () => ({ status: 200, body: host.locale() }),
     state: async () => ({ status: 200, body: wire.snapshot(host.readState()) }),
     action: async ({ body }, { client }) => ({ status: 200, body: await dispatcher.dispatch(body, client) }),
   });
-  return createFetchHandler(served, router, {
+  const handle: TsRestHandler = createFetchHandler(served, router, {
     jsonQuery: false,
     responseValidation: false,
     errorHandler: (error) => {
@@ -56,6 +54,21 @@ export function createTsRestHandler({
       return problemResponse(known);
     },
   });
+  return (request, context) => handle(withCanonicalJsonType(request), context);
+}
+
+/**
+ * ts-rest reads a body as JSON only when its Content-Type contains `json` in lower case, and
+ * otherwise hands the handler no body at all (a misleading "Required"). Media types are
+ * case-insensitive (RFC 9110 §8.3.1), so `APPLICATION/JSON; charset=utf-8` is written the way
+ * ts-rest looks for it.
+ */
+function withCanonicalJsonType(request: Request): Request {
+  const type = request.headers.get('content-type');
+  if (type?.split(';')[0]?.trim().toLowerCase() === 'application/json') {
+    request.headers.set('content-type', 'application/json');
+  }
+  return request;
 }
 
 function toBridgeError(error: unknown): unknown {

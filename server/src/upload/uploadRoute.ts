@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
+import { singleQuery } from '../guards/singleQuery';
 import { receiveUpload } from './receiveUpload';
 import { plausibleId, safeFileName, safeMediaType } from './safeNames';
 
@@ -30,13 +31,13 @@ function describeSize(bytes: number): string {
  */
 export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
   return async (c: Context) => {
-    const name = safeFileName(c.req.query('name'));
+    const name = safeFileName(singleQuery(c, 'name'));
     if (name === undefined) {
       throw new BridgeError('invalid_request', 'Give the file name as ?name= (1 to 255 characters).', {
         issues: [{ path: ['name'], message: 'required, 1 to 255 characters, no control characters' }],
       });
     }
-    const conversationId = c.req.query('conversationId');
+    const conversationId = singleQuery(c, 'conversationId');
     if (conversationId !== undefined && plausibleId(conversationId) === undefined) {
       throw new BridgeError('invalid_request', 'conversationId is not a conversation id.', {
         issues: [{ path: ['conversationId'], message: '1 to 200 characters, no control characters' }],
