@@ -20,6 +20,7 @@ export {
 export type {
   AppendEvent,
   DeltaEvent,
+  EventFrames,
   HeartbeatEvent,
   SnapshotEvent,
   StateEvent,
@@ -31,23 +32,26 @@ export {
   appendFrameSchema,
   appendSchema,
   deltaEventSchema,
+  eventFramesSchema,
+  eventsQuerySchema,
   HEARTBEAT_EVENT,
   heartbeatEventSchema,
   messagePatchSchema,
   STATE_EVENT,
   snapshotEventSchema,
+  stateDataSchema,
   stateEventSchema,
   streamEventSchema,
 } from './events';
 export type { SessionGuard, SessionIdentity } from './identity';
 export { SESSION_GUARD_FIELDS, sessionGuardShape, sessionIdentitySchema } from './identity';
+export type { AccessLevel } from './limits';
 export {
+  ACCESS_HEADER,
   ACTION_ID_TTL_MS,
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_MEDIA_TTL_MS,
-export type { AccessLevel } from './limits';
   DEFAULT_UPLOAD_LIMIT,
-  ACCESS_HEADER,
   MAX_JSON,
   MAX_MESSAGE_TEXT,
   PROTOCOL_HEADER,

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { actionResponseSchema, actionSchema, uploadResponseSchema } from './actions';
+import { eventsQuerySchema } from './events';
 import { localeSchema } from './locale';
 import { problemSchema, sessionMismatchSchema } from './problem';
 import { snapshotSchema } from './snapshot';
@@ -48,9 +49,12 @@ export const contract = c.router(
     events: {
       method: 'GET',
       path: '/api/events',
-      summary: 'Server-sent events: a snapshot, then deltas and heartbeats.',
+      summary:
+        'Server-sent events: a snapshot, then deltas and heartbeats, each update an `event: state` unless ?frames=compact.',
+      query: eventsQuerySchema,
       responses: {
         200: c.otherResponse({ contentType: 'text/event-stream', body: c.type<string>() }),
+        400: problemSchema,
         ...authErrors,
       },
     },

@@ -127,6 +127,7 @@ const MAKERS: { [R in RouteName]: Record<number, (hosts: Hosts) => Promise<Outco
   },
   events: {
     200: ({ h }) => viaFetch(`${h.url}/api/events`, { headers: bearer }),
+    400: ({ h }) => viaFetch(`${h.url}/api/events?frames=loud`, { headers: bearer }),
     401: ({ h }) => viaFetch(`${h.url}/api/events`),
     403: ({ h }) => foreignHost(h, 'GET', '/api/events'),
     429: ({ strict }) => locked(strict, 'GET', '/api/events'),

@@ -1,9 +1,8 @@
 import {
-  appendFrameSchema,
   deltaEventSchema,
   heartbeatEventSchema,
   snapshotEventSchema,
-  stateEventSchema,
+  stateDataSchema,
 } from '@webbridge/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { act, getState, guardOf, waitFor } from '../support/api';
@@ -17,7 +16,7 @@ describe('GET /api/events', () => {
   });
   afterAll(() => h.close(true));
 
-  it('starts with a snapshot whose id is its seq', async () => {
+  it('starts with a snapshot whose id is its seq and which names the heartbeat interval', async () => {
     const stream = await openEvents(h.url, h.auth());
     try {
       expect(stream.response.headers.get('content-type')).toContain('text/event-stream');
@@ -25,14 +24,16 @@ describe('GET /api/events', () => {
       expect(first.event).toBe('state');
       const event = snapshotEventSchema.parse(JSON.parse(first.data));
       expect(first.id).toBe(String(event.seq));
+      expect(event.heartbeatMs).toBe(150);
       expect(event.snapshot.instanceId).toBe((await getState(h)).instanceId);
     } finally {
       stream.close();
     }
   });
 
-  it('streams a reply as compact appends whose sum is the reply, each costing its word plus ~30 bytes', async () => {
-    const stream = await openEvents(h.url, h.auth());
+  /** Streams a reply and checks its frames; returns the append frames' framing bytes. */
+  async function streamReply(query: string, appendEvent: 'state' | 'message'): Promise<number[]> {
+    const stream = await openEvents(h.url, h.auth(), query);
     try {
       const snapshot = snapshotEventSchema.parse(JSON.parse((await stream.next()).data));
       const text = 'the quick brown fox jumps over the lazy dog again and again';
@@ -42,44 +43,90 @@ describe('GET /api/events', () => {
       const appendFrameSizes: number[] = [];
       for (;;) {
         const frame = await stream.until((e) => e.event === 'state' || e.event === 'message');
-        if (frame.event === 'message') {
-          const [base, piece] = appendFrameSchema.parse(JSON.parse(frame.data));
+        const data = stateDataSchema.parse(JSON.parse(frame.data));
+        if (Array.isArray(data)) {
+          expect(frame.event).toBe(appendEvent);
+          const [base, piece] = data;
           expect(base).toBe(seq);
           seq = Number(frame.id);
           streamed += piece;
-          appendFrameSizes.push(frame.bytes - Buffer.byteLength(JSON.stringify(piece)));
+          // The helper counts an event line for every frame; a compact one has none.
+          const eventLine = frame.event === 'message' ? 'event:message\n'.length : 0;
+          appendFrameSizes.push(frame.bytes - eventLine - Buffer.byteLength(JSON.stringify(piece)));
           continue;
         }
-        const event = stateEventSchema.parse(JSON.parse(frame.data));
-        if (event.kind === 'snapshot') {
-          seq = event.seq;
+        expect(frame.event).toBe('state');
+        if (data.kind === 'snapshot') {
+          seq = data.seq;
           continue;
         }
-        expect(deltaEventSchema.parse(event).base).toBe(seq);
-        expect(event.seq).toBeGreaterThan(seq);
-        seq = event.seq;
-        for (const [, , piece] of event.ap ?? []) streamed += piece;
-        if (event.run?.state === 'idle') break;
+        expect(deltaEventSchema.parse(data).base).toBe(seq);
+        expect(data.seq).toBeGreaterThan(seq);
+        seq = data.seq;
+        for (const [, , piece] of data.ap ?? []) streamed += piece;
+        if (data.run?.state === 'idle') break;
       }
       expect(streamed).toBe(text);
       expect(appendFrameSizes.length).toBeGreaterThan(3);
-      // A word costs its own bytes plus framing (id, base, quotes), never the history.
-      expect(Math.max(...appendFrameSizes)).toBeLessThanOrEqual(32);
+      return appendFrameSizes;
     } finally {
       stream.close();
     }
+  }
+
+  it('streams a reply as `state` appends whose sum is the reply, each costing its word plus ~44 bytes', async () => {
+    const sizes = await streamReply('', 'state');
+    // A word costs its own bytes plus framing (event line, id, base, quotes), never the history.
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(44);
   });
 
-  it('sends a heartbeat when idle for the heartbeat interval', async () => {
+  it('with ?frames=compact, appends come without an event line: 12 bytes less each', async () => {
+    const sizes = await streamReply('?frames=compact', 'message');
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(32);
+  });
+
+  it('refuses a frame form it does not know, or given twice (400 problem+json)', async () => {
+    for (const query of ['?frames=loud', '?frames=compact&frames=named', '?frames=']) {
+      const response = await fetch(`${h.url}/api/events${query}`, { headers: h.auth() });
+      expect(response.status, query).toBe(400);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+      expect(await response.json()).toMatchObject({ code: 'invalid_request' });
+    }
+    const named = await openEvents(h.url, h.auth(), '?frames=named');
+    expect(named.response.status).toBe(200);
+    named.close();
+  });
+
+  it('sends a heartbeat naming the interval when idle for the heartbeat interval', async () => {
     const stream = await openEvents(h.url, h.auth());
     try {
       await stream.next();
       const started = Date.now();
       const beat = await stream.until((e) => e.event === 'heartbeat', 2000);
       expect(Date.now() - started).toBeGreaterThanOrEqual(100);
-      expect(heartbeatEventSchema.parse(JSON.parse(beat.data)).t).toBeGreaterThan(0);
+      const heartbeat = heartbeatEventSchema.parse(JSON.parse(beat.data));
+      expect(heartbeat.t).toBeGreaterThan(0);
+      expect(heartbeat.heartbeatMs).toBe(150);
     } finally {
       stream.close();
+    }
+  });
+
+  it('every stream names its heartbeat interval in its first event: the snapshot, or a heartbeat when resumed', async () => {
+    const fresh = await openEvents(h.url, h.auth());
+    const first = snapshotEventSchema.parse(JSON.parse((await fresh.next()).data));
+    fresh.close();
+    expect(first.heartbeatMs).toBe(150);
+    const resumed = await openEvents(
+      h.url,
+      h.auth({ 'Last-Event-ID': `${first.snapshot.instanceId}.${first.seq}` }),
+    );
+    try {
+      const opening = await resumed.next(100);
+      expect(opening.event).toBe('heartbeat');
+      expect(heartbeatEventSchema.parse(JSON.parse(opening.data)).heartbeatMs).toBe(150);
+    } finally {
+      resumed.close();
     }
   });
 

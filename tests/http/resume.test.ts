@@ -1,19 +1,22 @@
 import { applyEvent, type SyncState } from '@webbridge/client-sdk';
-import { appendFrameSchema, type StreamEvent, stateEventSchema } from '@webbridge/contract';
+import { type StreamEvent, stateDataSchema } from '@webbridge/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anotherBridge } from '../support/anotherBridge';
 import { act, getState, guardOf, sendAndWait } from '../support/api';
 import { openEvents, type SseEvent } from '../support/sseClient';
 import { startTestHost, type TestHost } from '../support/testHost';
 
-/** Decodes a frame the way the SDK does. */
+/** Decodes a frame the way the SDK does; undefined for heartbeats. */
 function decode(frame: SseEvent): StreamEvent | undefined {
-  if (frame.event === 'message') {
-    const [base, text] = appendFrameSchema.parse(JSON.parse(frame.data));
-    return { kind: 'append', seq: Number(frame.id), base, text };
-  }
-  return frame.event === 'state' ? stateEventSchema.parse(JSON.parse(frame.data)) : undefined;
+  if (frame.event !== 'state' && frame.event !== 'message') return undefined;
+  const data = stateDataSchema.parse(JSON.parse(frame.data));
+  if (!Array.isArray(data)) return data;
+  const [base, text] = data;
+  return { kind: 'append', seq: Number(frame.id), base, text };
 }
+
+/** A resumed stream opens with a heartbeat (naming the interval); the state comes after it. */
+const isState = (frame: SseEvent) => frame.event !== 'heartbeat';
 
 function applied(state: SyncState | null, event: StreamEvent): SyncState {
   const result = applyEvent(state, event);
@@ -46,7 +49,7 @@ describe('resuming the event stream', () => {
       h.auth({ 'Last-Event-ID': `${sync.snapshot.instanceId}.${sync.seq}` }),
     );
     try {
-      const event = decode(await second.next())!;
+      const event = decode(await second.until(isState))!;
       expect(event.kind).not.toBe('snapshot');
       sync = applied(sync, event);
       while (JSON.stringify(sync.snapshot, noMedia) !== JSON.stringify(missed, noMedia)) {
@@ -114,7 +117,7 @@ describe('resuming the event stream', () => {
     }
   });
 
-  it('resuming where nothing changed sends nothing until the next change', async () => {
+  it('resuming where nothing changed sends a heartbeat, then nothing until the next change', async () => {
     const stream = await openEvents(h.url, h.auth());
     const sync = applied(null, decode(await stream.next())!);
     stream.close();
@@ -123,6 +126,7 @@ describe('resuming the event stream', () => {
       h.auth({ 'Last-Event-ID': `${sync.snapshot.instanceId}.${sync.seq}` }),
     );
     try {
+      expect((await again.next()).event).toBe('heartbeat');
       await expect(again.next(200)).rejects.toThrow('timed out');
       await act(h, { action: 'updateSettings', settings: { systemPrompt: 'resume test' } });
       expect(decode(await again.next())?.kind).toBe('snapshot');

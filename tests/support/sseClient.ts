@@ -21,10 +21,14 @@ export interface SseConnection {
   close(): void;
 }
 
-/** Opens GET /api/events with the given headers. */
-export async function openEvents(url: string, headers: Record<string, string>): Promise<SseConnection> {
+/** Opens GET /api/events with the given headers (and query, e.g. `?frames=compact`). */
+export async function openEvents(
+  url: string,
+  headers: Record<string, string>,
+  query = '',
+): Promise<SseConnection> {
   const abort = new AbortController();
-  const response = await fetch(`${url}/api/events`, { headers, signal: abort.signal });
+  const response = await fetch(`${url}/api/events${query}`, { headers, signal: abort.signal });
   const queue: SseEvent[] = [];
   let wake: (() => void) | undefined;
   const parser = createParser({

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { DEFAULT_HEARTBEAT_MS } from '@webbridge/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from '../store';
 import {
   frame,
@@ -40,7 +41,7 @@ describe('connectEvents', () => {
       (r) => sseResponse([], r.signal, true),
     ]);
     await waitFor(() => requests.length === 2);
-    expect(requests[0]?.url).toBe('http://bridge.test/api/events');
+    expect(requests[0]?.url).toBe('http://bridge.test/api/events?frames=compact');
     expect(requests[0]?.headers.get('authorization')).toBe('Bearer k7-plum');
     expect(requests[0]?.headers.has('last-event-id')).toBe(false);
     expect(requests[1]?.headers.get('last-event-id')).toBe('instance-1.6');
@@ -101,7 +102,7 @@ describe('connectEvents', () => {
   });
 
   it('heartbeats keep a quiet connection alive', async () => {
-    const beats = Array.from({ length: 6 }, (_, i) => frame('heartbeat', { t: i }));
+    const beats = Array.from({ length: 6 }, (_, i) => frame('heartbeat', { t: i, heartbeatMs: 40 }));
     const { requests, connection } = start(
       [
         (r) => {
@@ -141,6 +142,96 @@ describe('connectEvents', () => {
     const { store, requests, connection } = start([() => Promise.reject(new TypeError('fetch failed'))]);
     await waitFor(() => requests.length >= 4);
     expect(store.getState().status).toBe('offline');
+    connection.close();
+    await connection.done;
+  });
+});
+
+/** A stream the test writes to as time passes; it errors when the client aborts it. */
+function liveStream(signal: AbortSignal | undefined) {
+  const encoder = new TextEncoder();
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+  });
+  signal?.addEventListener('abort', () => controller?.error(signal.reason), { once: true });
+  return {
+    response: new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+    push(text: string) {
+      if (!signal?.aborted) controller?.enqueue(encoder.encode(text));
+    },
+  };
+}
+
+describe('the dead-connection timeout follows the interval the server names', () => {
+  const interval = 45_000;
+  const beat = () => frame('heartbeat', { t: Date.now(), heartbeatMs: interval });
+  const named = frame(
+    'state',
+    { ...snapshotEvent(5, snapshot([message('a', 'hi')])), heartbeatMs: interval },
+    5,
+  );
+  beforeEach(() => {
+    // Timers and the clock only: streams and promises keep running for real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Connects with the SDK's default expectation (15 s) to a server beating every 45 s. */
+  function connectTo(first: string) {
+    const streams: ReturnType<typeof liveStream>[] = [];
+    const started = start(
+      [
+        (r) => {
+          const stream = liveStream(r.signal);
+          stream.push(first);
+          streams.push(stream);
+          return stream.response;
+        },
+      ],
+      DEFAULT_HEARTBEAT_MS,
+    );
+    return { ...started, streams };
+  }
+
+  it('an idle stream beating every 45 s is kept for ten minutes', async () => {
+    const { requests, connection, store, streams } = connectTo(named);
+    for (let elapsed = 0; elapsed < 600_000; elapsed += interval) {
+      await vi.advanceTimersByTimeAsync(interval);
+      streams[0]?.push(beat());
+    }
+    expect(requests).toHaveLength(1);
+    expect(store.getState().status).toBe('live');
+    connection.close();
+    await connection.done;
+  });
+
+  it('a resumed stream that opens with a heartbeat follows it too', async () => {
+    const { requests, connection, streams } = connectTo(beat());
+    for (let elapsed = 0; elapsed < 300_000; elapsed += interval) {
+      await vi.advanceTimersByTimeAsync(interval);
+      streams[0]?.push(beat());
+    }
+    expect(requests).toHaveLength(1);
+    connection.close();
+    await connection.done;
+  });
+
+  it('a stream silent for two intervals is replaced, not before', async () => {
+    const { requests, connection, streams } = connectTo(named);
+    await vi.advanceTimersByTimeAsync(interval);
+    streams[0]?.push(beat());
+    await vi.advanceTimersByTimeAsync(2 * interval - 1_000);
+    expect(requests).toHaveLength(1);
+    // Two intervals plus a little slack for timers and the network: at most 10 s more.
+    await vi.advanceTimersByTimeAsync(11_000);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]?.signal?.aborted).toBe(true);
+    expect(requests[1]?.headers.get('last-event-id')).toBe('instance-1.5');
     connection.close();
     await connection.done;
   });

@@ -1,4 +1,10 @@
-import { contract, DEFAULT_HEARTBEAT_MS, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import {
+  contract,
+  DEFAULT_HEARTBEAT_MS,
+  type EventFrames,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+} from '@webbridge/contract';
 import { assertNever } from '../assertNever';
 import type { WritableStore } from '../store';
 import { type BackoffOptions, backoffDelay } from './backoffDelay';
@@ -16,7 +22,9 @@ export interface ConnectEventsOptions {
   /** @default globalThis.fetch */
   readonly fetch?: typeof fetch;
   /**
-   * The server's heartbeat interval; two intervals of silence mean a dead connection.
+   * The heartbeat interval to assume until the server names its own (in the first event of
+   * every stream, which the connection then follows); about two intervals of silence mean a
+   * dead connection.
    * @default DEFAULT_HEARTBEAT_MS (15000)
    */
   readonly heartbeatMs?: number;
@@ -57,11 +65,23 @@ class DeadConnectionError extends Error {
   override readonly name = 'DeadConnectionError';
 }
 
+/** The longest delay a timer takes; a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * How long a stream with heartbeat interval `heartbeatMs` may stay silent: two intervals, plus
+ * slack for a late server timer and the network (a quarter interval, at most 5 s), so a beat
+ * that arrives just after its second interval does not tear down a healthy stream.
+ */
+function deadAfterMs(heartbeatMs: number): number {
+  return Math.min(MAX_TIMER_MS, 2 * heartbeatMs + Math.min(heartbeatMs / 4, 5_000));
+}
+
 /**
  * Subscribes to GET /api/events over fetch (EventSource cannot send `Authorization`) and keeps
- * `store` current: it sends `Last-Event-ID` with the last applied seq, reconnects with
- * exponential backoff and full jitter, treats two heartbeat intervals of silence as a dead
- * connection, and stops on 401 (`unauthorized`) or {@link EventConnection.close}. When the
+ * `store` current: it asks for compact frames, sends `Last-Event-ID` with the last applied
+ * seq, reconnects with exponential backoff and full jitter, treats about two heartbeat
+ * intervals of silence (the interval the server names) as a dead connection, and stops on 401 (`unauthorized`) or {@link EventConnection.close}. When the
  * reducer refuses a delta, or a frame is invalid, the cursor is dropped and the next request
  * goes without `Last-Event-ID`, so the server starts over with a snapshot.
  *
@@ -76,10 +96,13 @@ class DeadConnectionError extends Error {
 export function connectEvents(options: ConnectEventsOptions): EventConnection {
   const { store } = options;
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  // The interval the last stream named: a resumed stream belongs to the same bridge.
+  let heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const healthyAfterMs = options.healthyAfterMs ?? 10_000;
   const offlineAfter = options.offlineAfterFailures ?? 3;
-  const url = `${options.baseUrl.replace(/\/+$/, '')}${contract.events.path}`;
+  // The SDK reads every event type, so it takes appends without their event line.
+  const frames: EventFrames = 'compact';
+  const url = `${options.baseUrl.replace(/\/+$/, '')}${contract.events.path}?frames=${frames}`;
   let closed = false;
   let current: AbortController | undefined;
   let wake: (() => void) | undefined;
@@ -112,7 +135,7 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
       clearTimeout(watchdog);
       watchdog = setTimeout(
         () => controller.abort(new DeadConnectionError('no event for two heartbeats')),
-        2 * heartbeatMs,
+        deadAfterMs(heartbeatMs),
       );
     };
     let openedAt: number | undefined;
@@ -127,17 +150,23 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
       openedAt = Date.now();
       if (sync !== null) store.setStatus('live');
       for await (const item of readEventStream(response)) {
-        arm();
         switch (item.type) {
           case 'state':
+            if (item.event.kind === 'snapshot' && item.event.heartbeatMs !== undefined) {
+              heartbeatMs = item.event.heartbeatMs;
+            }
+            arm();
             if (store.apply(item.event).kind === 'resync') return { kind: 'ended', healthy: healthy() };
             store.setStatus('live');
             break;
           case 'heartbeat':
+            heartbeatMs = item.event.heartbeatMs;
+            arm();
             if (store.getState().sync !== null) store.setStatus('live');
             break;
           case 'retry':
             // The server's hint is not used: the client's own backoff already spreads retries.
+            arm();
             break;
           default:
             assertNever(item, 'stream item');

@@ -14,7 +14,7 @@ describe('readEventStream', () => {
   it('yields validated state events, heartbeats and retry hints, whatever the chunking', async () => {
     const text =
       frame('state', snapshotEvent(1, snapshot([message('a', 'héllo 😀')])), 1) +
-      frame('heartbeat', { t: 5 }) +
+      frame('heartbeat', { t: 5, heartbeatMs: 15_000 }) +
       'retry: 3000\n\n' +
       frame('state', delta(1, { ap: [['a', 8, ' wörld']] }), 2);
     const bytes = new TextEncoder().encode(text);
@@ -38,9 +38,25 @@ describe('readEventStream', () => {
     await expect(collect(['data:[7,"x"]\n\n'])).rejects.toBeInstanceOf(EventStreamError);
   });
 
+  it('decodes named appends (event: state, id = seq, data = [base, text]) like compact ones', async () => {
+    const items = await collect(['event:state\nid:8\ndata:[7," word"]\n\n']);
+    expect(items).toEqual([{ type: 'state', event: { kind: 'append', seq: 8, base: 7, text: ' word' } }]);
+    await expect(collect(['event:state\nid:8\ndata:[7]\n\n'])).rejects.toBeInstanceOf(EventStreamError);
+    await expect(collect(['event:state\nid:\ndata:[7,"x"]\n\n'])).rejects.toBeInstanceOf(EventStreamError);
+    await expect(collect(['event:heartbeat\ndata:[7,"x"]\n\n'])).rejects.toBeInstanceOf(EventStreamError);
+  });
+
+  it('reads the heartbeat interval a heartbeat names, and refuses one without it', async () => {
+    const items = await collect([frame('heartbeat', { t: 1, heartbeatMs: 45_000 })]);
+    expect(items).toEqual([{ type: 'heartbeat', event: { t: 1, heartbeatMs: 45_000 } }]);
+    await expect(collect([frame('heartbeat', { t: 1 })])).rejects.toMatchObject({ kind: 'invalid_frame' });
+  });
+
   it('skips event names it does not know', async () => {
-    const items = await collect([frame('presence', { who: 'x' }) + frame('heartbeat', { t: 1 })]);
-    expect(items).toEqual([{ type: 'heartbeat', event: { t: 1 } }]);
+    const items = await collect([
+      frame('presence', { who: 'x' }) + frame('heartbeat', { t: 1, heartbeatMs: 15_000 }),
+    ]);
+    expect(items).toEqual([{ type: 'heartbeat', event: { t: 1, heartbeatMs: 15_000 } }]);
   });
 
   it.each([
@@ -51,7 +67,9 @@ describe('readEventStream', () => {
   ])('ends with invalid_frame on %s, after the valid frames before it', async (_name, bad) => {
     const seen: StreamItem[] = [];
     const error = await (async () => {
-      for await (const item of readEventStream(sseResponse([frame('heartbeat', { t: 1 }), bad], undefined))) {
+      for await (const item of readEventStream(
+        sseResponse([frame('heartbeat', { t: 1, heartbeatMs: 15_000 }), bad], undefined),
+      )) {
         seen.push(item);
       }
     })().catch((e: unknown) => e);

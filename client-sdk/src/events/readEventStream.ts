@@ -28,8 +28,8 @@ export interface ReadEventStreamOptions {
 }
 
 /**
- * Reads a `text/event-stream` response body and yields its state events, heartbeats and retry
- * hints, each validated against the contract. Frames with other event names are skipped (a
+ * Reads a `text/event-stream` response body and yields its state events (appends named or
+ * compact alike), heartbeats and retry hints, each validated against the contract. Frames with other event names are skipped (a
  * newer server may add some). A frame that is not valid JSON or does not match its schema ends
  * the stream with an {@link EventStreamError}; so does a snapshot of another protocol version.
  * Leaving the loop early cancels the body.
@@ -83,13 +83,18 @@ export async function* readEventStream(
 
 /** Decodes one SSE message; undefined for event names this client does not know. */
 function decodeFrame(message: EventSourceMessage): StreamItem | EventStreamError | undefined {
-  if (message.event === undefined) return decodeAppend(message);
-  if (message.event !== STATE_EVENT && message.event !== HEARTBEAT_EVENT) return undefined;
+  if (message.event !== undefined && message.event !== STATE_EVENT && message.event !== HEARTBEAT_EVENT) {
+    return undefined;
+  }
   let data: unknown;
   try {
     data = parseJsonSafely(message.data);
   } catch (cause) {
-    return new EventStreamError('invalid_frame', `${message.event} frame is not JSON`, { cause });
+    return new EventStreamError('invalid_frame', `${message.event ?? 'append'} frame is not JSON`, { cause });
+  }
+  // An append is `[base, text]` whether it came named (`event: state`) or compact (no name).
+  if (message.event === undefined || (message.event === STATE_EVENT && Array.isArray(data))) {
+    return decodeAppend(message.id, data);
   }
   if (message.event === HEARTBEAT_EVENT) {
     const heartbeat = heartbeatEventSchema.safeParse(data);
@@ -107,15 +112,10 @@ function decodeFrame(message: EventSourceMessage): StreamItem | EventStreamError
   return new EventStreamError('invalid_frame', 'invalid state frame', { cause: state.error });
 }
 
-/** A compact append: no event name, `id:` is the seq, data `[base, text]`. */
-function decodeAppend(message: EventSourceMessage): StreamItem | EventStreamError {
-  const seq = Number(message.id);
-  let data: unknown;
-  try {
-    data = parseJsonSafely(message.data);
-  } catch (cause) {
-    return new EventStreamError('invalid_frame', 'append frame is not JSON', { cause });
-  }
+/** An append: `id:` is the seq, data `[base, text]`. */
+function decodeAppend(id: string | undefined, data: unknown): StreamItem | EventStreamError {
+  // Number('') is 0: an append without an id must not pass as seq 0.
+  const seq = id === undefined || id === '' ? Number.NaN : Number(id);
   const frame = appendFrameSchema.safeParse(data);
   if (!frame.success || !Number.isSafeInteger(seq) || seq < 0) {
     return new EventStreamError(

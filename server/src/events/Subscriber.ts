@@ -1,4 +1,11 @@
-import { HEARTBEAT_EVENT, type Projection, type SnapshotEvent, STATE_EVENT } from '@webbridge/contract';
+import {
+  type EventFrames,
+  HEARTBEAT_EVENT,
+  type HeartbeatEvent,
+  type Projection,
+  type SnapshotEvent,
+  STATE_EVENT,
+} from '@webbridge/contract';
 import type { WireMapper } from '../media/toWire';
 import { diffProjection, isEmptyDelta } from './diffProjection';
 import type { ConnectionInfo, EventHub } from './EventHub';
@@ -12,6 +19,8 @@ export interface SubscriberOptions {
   readonly wire: WireMapper;
   readonly sink: StreamSink;
   readonly heartbeatMs: number;
+  /** How appends are framed: `named` (`event: state`) unless the client opted in to `compact`. */
+  readonly frames: EventFrames;
   /** The access code the stream was opened with, so rotation can close it. */
   readonly accessCode: string;
   /** Who opened the stream. */
@@ -60,10 +69,18 @@ export class Subscriber {
     sink.onClose(() => this.close());
   }
 
-  /** Sends the first frame (a snapshot, or what a resuming client missed). */
+  /**
+   * Sends the first frame: a snapshot, or, to a resuming client, a heartbeat and then what it
+   * missed. Either names the heartbeat interval, so the client can time its dead-connection
+   * check from the first event, whatever the interval and even when nothing changed.
+   */
   start(): void {
-    if (this.sent) this.flush();
-    else this.sendSnapshot();
+    if (this.sent) {
+      this.beat();
+      this.flush();
+    } else {
+      this.sendSnapshot();
+    }
   }
 
   /** The hub's projection changed. */
@@ -102,13 +119,15 @@ export class Subscriber {
       return;
     }
     const base = this.clientSeq;
-    const frame = hub.frames.frame(`d${base}:${from.seq}:${next.seq}:${wire.mediaEpoch()}`, () => {
+    const { frames } = this.options;
+    const frame = hub.frames.frame(`d${base}:${from.seq}:${next.seq}:${wire.mediaEpoch()}:${frames}`, () => {
       const delta = diffProjection(from.state, next.state);
       if (isEmptyDelta(delta)) return null;
       const event = encodeDelta(delta, next.state, base, next.seq, wire);
-      return event.kind === 'append'
-        ? sseFrame(undefined, JSON.stringify([event.base, event.text]), event.seq)
-        : sseFrame(STATE_EVENT, JSON.stringify(event), event.seq);
+      if (event.kind === 'delta') return sseFrame(STATE_EVENT, JSON.stringify(event), event.seq);
+      // The same data either way; the event line is what a standard EventSource listens for.
+      const name = frames === 'compact' ? undefined : STATE_EVENT;
+      return sseFrame(name, JSON.stringify([event.base, event.text]), event.seq);
     });
     if (frame === null) {
       // Nothing this client can see changed: remember the newer projection, keep its seq.
@@ -120,9 +139,10 @@ export class Subscriber {
   }
 
   private snapshotFrame(seq: number, state: Projection, signature: string): Uint8Array {
-    const { hub, wire } = this.options;
-    return hub.frames.frame(`s${seq}:${wire.mediaEpoch()}`, () => {
-      const event: SnapshotEvent = { kind: 'snapshot', seq, signature, snapshot: wire.snapshot(state) };
+    const { hub, wire, heartbeatMs } = this.options;
+    return hub.frames.frame(`s${seq}:${wire.mediaEpoch()}:${heartbeatMs}`, () => {
+      const snapshot = wire.snapshot(state);
+      const event: SnapshotEvent = { kind: 'snapshot', seq, signature, heartbeatMs, snapshot };
       return sseFrame(STATE_EVENT, JSON.stringify(event), seq);
     })!;
   }
@@ -142,6 +162,7 @@ export class Subscriber {
   private beat(): void {
     // A client that is not reading needs no heartbeat: its socket is full already.
     if (this.closed || this.blocked) return;
-    this.emit(sseFrame(HEARTBEAT_EVENT, JSON.stringify({ t: Date.now() })));
+    const heartbeat: HeartbeatEvent = { t: Date.now(), heartbeatMs: this.options.heartbeatMs };
+    this.emit(sseFrame(HEARTBEAT_EVENT, JSON.stringify(heartbeat)));
   }
 }

@@ -4,8 +4,9 @@ import type { ProjectionDelta } from './diffProjection';
 
 /**
  * Chooses the wire form of a delta. A delta that is exactly one text append to the message
- * the run is producing goes out as a compact append (`[base, text]`, no event name); anything
- * else as a full `state` delta. A streamed word then costs about 30 bytes of framing.
+ * the run is producing goes out as an append (`[base, text]`); anything else as a full delta.
+ * A streamed word then costs about 30 bytes of framing, plus the event line unless the client
+ * opted in to compact frames.
  */
 export function encodeDelta(
   delta: ProjectionDelta,

@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import { type EventFrames, eventsQuerySchema, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { BridgeEnv } from '../env';
+import { BridgeError } from '../errors/BridgeError';
 import type { EventHub } from '../events/EventHub';
 import { nodeResponseSink, type StreamSink, webStreamSink } from '../events/StreamSink';
 import { Subscriber } from '../events/Subscriber';
@@ -23,11 +24,13 @@ export interface EventsDeps {
 }
 
 /**
- * GET /api/events: a snapshot, then deltas and heartbeats, over one server-sent-event
- * stream per subscriber. Not served through ts-rest, which buffers bodies.
+ * GET /api/events[?frames=compact]: a snapshot, then deltas and heartbeats, over one
+ * server-sent-event stream per subscriber; every update is an `event: state` unless the query
+ * opts in to compact appends. Not served through ts-rest, which buffers bodies.
  */
 export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
   return (c: Context<BridgeEnv>) => {
+    const frames = framesOf(c);
     // A HEAD learns the headers; opening a subscription for it would only leak one.
     if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers: EVENT_HEADERS });
     const accessCode = c.get('accessCode');
@@ -49,11 +52,25 @@ export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
       sink = web.sink;
       response = new Response(web.stream, { status: 200, headers: EVENT_HEADERS });
     }
-    const subscriber = new Subscriber({ hub, wire, sink, heartbeatMs, accessCode, resumeFrom, info });
+    const subscriber = new Subscriber({ hub, wire, sink, heartbeatMs, frames, accessCode, resumeFrom, info });
     hub.add(subscriber);
     subscriber.start();
     return response;
   };
+}
+
+/**
+ * The frame form the query asks for, checked against the contract. A repeated `frames` is
+ * refused rather than read as its first value: two readers of one URL could disagree.
+ */
+function framesOf(c: Context<BridgeEnv>): EventFrames {
+  const parsed = eventsQuerySchema.safeParse(c.req.query());
+  if (!parsed.success || (c.req.queries('frames')?.length ?? 0) > 1) {
+    throw new BridgeError('invalid_request', 'frames is named (the default) or compact, given once.', {
+      issues: [{ path: ['frames'], message: 'named or compact, at most once' }],
+    });
+  }
+  return parsed.data.frames ?? 'named';
 }
 
 /**
