@@ -12,6 +12,7 @@ import type { EventHub } from './events/EventHub';
 import type { AuthThrottle } from './guards/AuthThrottle';
 import type { AccessCodes } from './guards/AccessCodes';
 import { authGuard, controlOnly } from './guards/authGuard';
+import { closeWhenUnread } from './guards/closeWhenUnread';
 import { headerGuard } from './guards/headerGuard';
 import { hostGuard } from './guards/hostGuard';
 import { clientAddress, throttleKey } from './guards/rawHeaders';
@@ -80,6 +81,7 @@ function caCertificate(pem: string | undefined, head: boolean): Response {
 export function createApp(deps: AppDeps): Hono<BridgeEnv> {
   const app = new Hono<BridgeEnv>();
   app.use('*', requestLogger(deps.logger));
+  app.use('*', closeWhenUnread());
   // Outermost, so refusals by the guards below carry the protocol version too.
   app.use('/api/*', async (c, next) => {
     await next();

@@ -9,6 +9,8 @@ import type { Hono } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import { problemBody } from '../errors/renderProblem';
+import { lingeringClose } from '../guards/lingeringClose';
+import { frameNodeServer } from '../guards/nodeFraming';
 import { answerPlainHttp, type PlainHttpContext } from './answerPlainHttp';
 import { sniffTls } from './sniffTls';
 
@@ -20,6 +22,9 @@ const SERVER_OPTIONS = {
   // (the event stream) are not bounded by it.
   requestTimeout: 5 * 60_000,
   keepAliveTimeout: 5_000,
+  // A request without Host goes on to the host guard, which answers problem+json, instead of
+  // getting Node's bare 400.
+  requireHostHeader: false,
 } as const;
 
 /** How long open responses may take to finish when the listener closes. */
@@ -36,11 +41,12 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const problem = problemBody(parserRefusal(error.code));
   const body = JSON.stringify(problem);
-  socket.end(
+  socket.write(
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Error'}\r\n` +
       `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}\r\nConnection: close\r\n\r\n${body}`,
   );
+  lingeringClose(socket);
 }
 
 /** The protocol error for one of llhttp's or Node's refusal codes. */
@@ -102,6 +108,7 @@ export function listenNode(
       }) as unknown as HttpsServer)
     : (createAdaptorServer({ fetch: app.fetch, serverOptions: SERVER_OPTIONS }) as Server);
   server.on('clientError', answerClientError);
+  frameNodeServer(server, app.fetch);
   let plainSockets: Set<Duplex> = new Set();
   if (tls) {
     const https = server as HttpsServer;

@@ -1,6 +1,13 @@
 import type { MiddlewareHandler } from 'hono';
 import { BridgeError } from '../errors/BridgeError';
-import { rawHeaderCounts } from './rawHeaders';
+import { rawHeaderCounts, rawHeaderLines } from './rawHeaders';
+
+/**
+ * Header lines a request may carry, fewer than this; the Node listener keeps no more than this
+ * many (`server.maxHeadersCount`), so a request that reaches it is refused: a duplicate or a
+ * `Transfer-Encoding` past the bound would otherwise pass unseen. Browsers send about 20.
+ */
+export const MAX_HEADER_LINES = 100;
 
 /** Headers whose second copy would make the request ambiguous. */
 const SINGLE_VALUE_HEADERS = [
@@ -15,12 +22,19 @@ const SINGLE_VALUE_HEADERS = [
 ] as const;
 
 /**
- * Refuses, before any body is read: a duplicated single-value header (400
- * `duplicate_header`) and any `Transfer-Encoding` (411 `chunked_not_allowed`), so every body
- * has a declared length the limits can check up front.
+ * Refuses, before any body is read: as many header lines as Node keeps (431
+ * `header_too_large`), a duplicated single-value header (400 `duplicate_header`) and any
+ * `Transfer-Encoding` (411 `chunked_not_allowed`), so every body has a declared length the
+ * limits can check up front.
  */
 export function headerGuard(): MiddlewareHandler {
   return async (c, next) => {
+    if (rawHeaderLines(c) >= MAX_HEADER_LINES) {
+      throw new BridgeError(
+        'header_too_large',
+        `Send fewer than ${MAX_HEADER_LINES} header lines; this server cannot check more.`,
+      );
+    }
     const counts = rawHeaderCounts(c);
     for (const name of SINGLE_VALUE_HEADERS) {
       if ((counts.get(name) ?? 0) > 1) {

@@ -1,11 +1,11 @@
-import type { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { BridgeError } from '../errors/BridgeError';
+import { incomingOf } from './rawHeaders';
 
 /**
- * Refuses requests whose Host header is not one of the server's own names or addresses
- * (403 `forbidden_host`): a page on another origin that re-binds its DNS name to this
- * address cannot reach the API. `allowed()` is read per request, so the set can grow when
+ * Refuses requests without a Host header (400 `invalid_request`) and those whose Host header
+ * is not one of the server's own names or addresses (403 `forbidden_host`): a page on another
+ * origin that re-binds its DNS name to this address cannot reach the API. `allowed()` is read per request, so the set can grow when
  * the listener learns its addresses.
  */
 export function hostGuard(allowed: () => ReadonlySet<string>): MiddlewareHandler {
@@ -13,11 +13,16 @@ export function hostGuard(allowed: () => ReadonlySet<string>): MiddlewareHandler
     const host = c.req.header('host');
     // An absolute-form target (`GET http://evil.example/api/state`) names its own host, which
     // RFC 9112 says wins over the Host header; this server is no proxy, so it takes paths only.
-    const target = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url;
+    const target = incomingOf(c)?.url;
     if (target !== undefined && !target.startsWith('/')) {
       throw new BridgeError('invalid_request', 'The request target must be a path.');
     }
-    if (!host || !allowed().has(hostnameOf(host))) {
+    if (host === undefined) {
+      // RFC 9112 §3.2: 400 for HTTP/1.1; an HTTP/1.0 request without Host gets the same answer,
+      // since this server cannot tell which of its names the client meant.
+      throw new BridgeError('invalid_request', 'Send a Host header naming this server.');
+    }
+    if (!allowed().has(hostnameOf(host))) {
       throw new BridgeError('forbidden_host', 'This server does not answer to that host name.');
     }
     await next();

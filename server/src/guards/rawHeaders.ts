@@ -8,7 +8,7 @@ import type { Context } from 'hono';
  */
 export function rawHeaderCounts(c: Context): Map<string, number> {
   const counts = new Map<string, number>();
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = incomingOf(c);
   if (incoming?.rawHeaders) {
     const raw = incoming.rawHeaders;
     for (let i = 0; i < raw.length; i += 2) {
@@ -23,9 +23,24 @@ export function rawHeaderCounts(c: Context): Map<string, number> {
   return counts;
 }
 
+/**
+ * How many header lines of the request Node kept. Node stops collecting at
+ * `server.maxHeadersCount` and drops the rest silently, so a count at that bound means the
+ * guards may not have seen every line.
+ */
+export function rawHeaderLines(c: Context): number {
+  const raw = incomingOf(c)?.rawHeaders;
+  return raw ? raw.length / 2 : [...c.req.raw.headers.keys()].length;
+}
+
+/** The Node request behind a context; undefined outside Node (`app.request` in unit tests). */
+export function incomingOf(c: Context): IncomingMessage | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+}
+
 /** The remote address of the client. */
 export function clientAddress(c: Context): string {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = incomingOf(c);
   return incoming?.socket?.remoteAddress ?? 'local';
 }
 

@@ -1,0 +1,21 @@
+import type { MiddlewareHandler } from 'hono';
+import { incomingOf } from './rawHeaders';
+
+/**
+ * Marks `Connection: close` on any response sent while the request's body is still arriving
+ * (a 413 for a declared length, a 401 on a POST, any refusal before the body is read). The
+ * connection cannot carry a next request until those bytes are gone, and this server does
+ * not wait for them: a client told `keep-alive` would send its next request into a socket
+ * about to close. Node then ends the socket gracefully (see `lingeringClose`).
+ */
+export function closeWhenUnread(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const incoming = incomingOf(c);
+    if (!incoming || incoming.complete) return;
+    const length = incoming.headers['content-length'];
+    const hasBody =
+      (length !== undefined && length !== '0') || incoming.headers['transfer-encoding'] !== undefined;
+    if (hasBody) c.res.headers.set('Connection', 'close');
+  };
+}
