@@ -20,6 +20,8 @@ export interface RawFrame {
 export interface RawStream {
   /** Every byte read off the socket so far (HTTP head, chunk framing and SSE frames). */
   readonly socketBytes: number;
+  /** Whether the body came with chunk framing (known once the head has arrived). */
+  readonly chunked: boolean;
   /** The HTTP status, once the head has arrived. */
   readonly status: Promise<number>;
   /** Settles when the socket has closed. */
@@ -31,6 +33,8 @@ export interface RawStream {
 export interface RawStreamOptions {
   readonly port: number;
   readonly accessCode: string;
+  /** Query of the request, e.g. `?frames=compact` (what the SDK asks for). @default '' */
+  readonly query?: string;
   readonly onFrame: (frame: RawFrame) => void;
 }
 
@@ -145,12 +149,15 @@ export function openRawStream(options: RawStreamOptions): RawStream {
   };
   socket.on('error', () => undefined);
   socket.write(
-    `GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:${options.port}\r\n` +
+    `GET /api/events${options.query ?? ''} HTTP/1.1\r\nHost: 127.0.0.1:${options.port}\r\n` +
       `Authorization: Bearer ${options.accessCode}\r\nAccept: text/event-stream\r\n\r\n`,
   );
   return {
     get socketBytes() {
       return socketBytes;
+    },
+    get chunked() {
+      return chunked;
     },
     status,
     closed,
@@ -161,9 +168,9 @@ export function openRawStream(options: RawStreamOptions): RawStream {
 /** The stream event a frame carries (the SDK validates; the benchmark trusts its own host). */
 export function eventOf(frame: RawFrame): StreamEvent | undefined {
   if (frame.event === 'heartbeat') return undefined;
-  if (frame.event === undefined) {
-    const [base, text] = JSON.parse(frame.data) as [number, string];
-    return { kind: 'append', seq: Number(frame.id), base, text };
-  }
-  return JSON.parse(frame.data) as StreamEvent;
+  const data = JSON.parse(frame.data) as StreamEvent | [number, string];
+  // An append is `[base, text]`, named (`event: state`) or compact (no event line).
+  if (!Array.isArray(data)) return data;
+  const [base, text] = data;
+  return { kind: 'append', seq: Number(frame.id), base, text };
 }
