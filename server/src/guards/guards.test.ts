@@ -1,8 +1,12 @@
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { renderProblem } from '../errors/renderProblem';
 import { AuthThrottle } from './AuthThrottle';
 import { bearerToken, sameSecret } from './authGuard';
+import { headerGuard, MAX_HEADER_LINES } from './headerGuard';
 import { hostnameOf } from './hostGuard';
 import { throttleKey } from './rawHeaders';
+import { singleQuery } from './singleQuery';
 
 describe('bearerToken', () => {
   it('reads only the Bearer scheme', () => {
@@ -76,5 +80,27 @@ describe('AuthThrottle when its table is full', () => {
     expect(throttle.retryAfter('c0')).toBeGreaterThan(0);
     // Newcomers share the overflow record, which is throttled too.
     expect(throttle.retryAfter('another-newcomer')).toBeGreaterThan(0);
+  });
+});
+
+describe('headerGuard and singleQuery', () => {
+  const app = new Hono();
+  app.use('*', headerGuard());
+  app.get('/', (c) => c.text(singleQuery(c, 'id') ?? 'none'));
+  app.onError((error) => renderProblem(error));
+  const lines = (count: number) =>
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`x-${i}`, '1']));
+
+  it('refuses a request that reaches MAX_HEADER_LINES, serves one below it', async () => {
+    expect((await app.request('/', { headers: lines(MAX_HEADER_LINES) })).status).toBe(431);
+    expect((await app.request('/', { headers: lines(MAX_HEADER_LINES - 1) })).status).toBe(200);
+  });
+
+  it('takes a query parameter given once and refuses one given twice', async () => {
+    expect(await (await app.request('/?id=a')).text()).toBe('a');
+    expect(await (await app.request('/')).text()).toBe('none');
+    const twice = await app.request('/?id=a&id=a');
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as { code: string }).code).toBe('invalid_request');
   });
 });

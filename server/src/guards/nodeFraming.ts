@@ -20,7 +20,7 @@ const NO_HOST = 'host.invalid';
 /**
  * Applies the request-framing rules to a Node HTTP(S) server serving `fetch`:
  * - Node keeps at most {@link MAX_HEADER_LINES} header lines, the bound the header guard
- *   refuses at (Node's own default of 2,000 would drop lines unseen, not refuse them);
+ *   refuses at (by default Node keeps about 1,000 and drops the rest unseen);
  * - a request the adapter cannot turn into a URL (a target that is not a path, a backslash,
  *   a malformed Host) gets a problem+json answer instead of the adapter's bare 400;
  * - a request without Host reaches the host guard (with the server option
