@@ -2,12 +2,13 @@ import {
   type Action,
   actionSchema,
   contract,
+  DEFAULT_HEARTBEAT_MS,
   isSensitiveAction,
   PROTOCOL_VERSION,
   type Snapshot,
 } from '@webbridge/contract';
 import { createMockActions } from './mockActions';
-import { createMockEventStream, mockSnapshotFrame } from './mockEventStream';
+import { createMockEventStream, mockSnapshotEvent } from './mockEventStream';
 import { mockJson, mockProblem } from './mockProblem';
 import { MockRefusal, mockMismatch } from './mockRefusal';
 import { mockMedia } from './mockScenario';
@@ -17,6 +18,8 @@ import { createMockStore } from './mockStore';
 export interface MockBackendOptions {
   /** Pause between echoed words. @default 60 */
   readonly wordDelayMs?: number;
+  /** Idle time before a stream's heartbeat, named in its first event. @default DEFAULT_HEARTBEAT_MS (15000) */
+  readonly heartbeatMs?: number;
 }
 
 /** An in-memory bridge that answers the contract's routes: what `pnpm dev:web` talks to. */
@@ -50,8 +53,8 @@ const authorised = (request: Request): Response | undefined => {
  */
 export function createMockBackend(options: MockBackendOptions = {}): MockBackend {
   const wordDelay = options.wordDelayMs ?? 60;
-  const events = createMockEventStream();
-  const store = createMockStore((frame) => events.write(frame));
+  const events = createMockEventStream(options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+  const store = createMockStore((event) => events.write(event));
   const actions = createMockActions(store, wordDelay);
   const state = store.state;
 
@@ -83,7 +86,8 @@ export function createMockBackend(options: MockBackendOptions = {}): MockBackend
         throw error;
       }
     },
-    [`GET ${contract.events.path}`]: (request) => events.open(request, mockSnapshotFrame(store.sync())),
+    [`GET ${contract.events.path}`]: (request, url) =>
+      events.open(request, url, mockSnapshotEvent(store.sync())),
     [`POST ${contract.upload.path}`]: async (request, url) => {
       const name = url.searchParams.get('name');
       if (!name) return mockProblem('invalid_request', 'The upload needs a name.');

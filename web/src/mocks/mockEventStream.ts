@@ -1,67 +1,113 @@
 import type { SyncState } from '@webbridge/client-sdk';
-import { PROTOCOL_HEADER, PROTOCOL_VERSION, STATE_EVENT } from '@webbridge/contract';
+import {
+  type EventFrames,
+  eventsQuerySchema,
+  HEARTBEAT_EVENT,
+  type HeartbeatEvent,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  STATE_EVENT,
+  type StreamEvent,
+} from '@webbridge/contract';
+import { mockProblem } from './mockProblem';
 
-/** One SSE frame of the state stream, its `id:` the seq so a client can resume. */
-export function mockStateFrame(seq: number, data: unknown): string {
-  return `event:${STATE_EVENT}\nid:${seq}\ndata:${JSON.stringify(data)}\n\n`;
+/**
+ * One SSE frame of `event`, framed as the bridge frames it: every update an `event: state`,
+ * except appends on a stream that asked for `?frames=compact` (no event line).
+ */
+export function mockFrame(event: StreamEvent, frames: EventFrames, heartbeatMs: number): string {
+  switch (event.kind) {
+    case 'snapshot':
+      return `event:${STATE_EVENT}\nid:${event.seq}\ndata:${JSON.stringify({ ...event, heartbeatMs })}\n\n`;
+    case 'delta':
+      return `event:${STATE_EVENT}\nid:${event.seq}\ndata:${JSON.stringify(event)}\n\n`;
+    case 'append': {
+      const eventLine = frames === 'compact' ? '' : `event:${STATE_EVENT}\n`;
+      return `${eventLine}id:${event.seq}\ndata:${JSON.stringify([event.base, event.text])}\n\n`;
+    }
+    default: {
+      const unknown: never = event;
+      throw new Error(`unknown stream event ${JSON.stringify(unknown)}`);
+    }
+  }
 }
 
-/** The snapshot frame of a state, as a new connection (or a reconfiguration) receives it. */
-export function mockSnapshotFrame(sync: SyncState): string {
-  return mockStateFrame(sync.seq, {
-    kind: 'snapshot',
-    seq: sync.seq,
-    signature: sync.signature,
-    snapshot: sync.snapshot,
-  });
+/** The snapshot event of a state, as a new connection (or a reconfiguration) receives it. */
+export function mockSnapshotEvent(sync: SyncState): StreamEvent {
+  return { kind: 'snapshot', seq: sync.seq, signature: sync.signature, snapshot: sync.snapshot };
 }
 
 /** The open event streams of the mock backend. */
 export interface MockEventStream {
-  /** Sends a frame to every open stream, forgetting those that have closed. */
-  write(frame: string): void;
-  /** Opens a stream for `request` that starts with `first`. */
-  open(request: Request, first: string): Response;
+  /** Sends an event to every open stream, forgetting those that have closed. */
+  write(event: StreamEvent): void;
+  /** Opens a stream for `request` that starts with `first` (a 400 for an unknown frame form). */
+  open(request: Request, url: URL, first: StreamEvent): Response;
   /** Ends every stream with an error (a service restart, as the page sees it). */
   drop(): void;
 }
 
-/** Creates the mock backend's set of SSE streams. */
-export function createMockEventStream(): MockEventStream {
-  const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+interface OpenStream {
+  readonly controller: ReadableStreamDefaultController<Uint8Array>;
+  readonly frames: EventFrames;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** Creates the mock backend's set of SSE streams, each beating after `heartbeatMs` of quiet. */
+export function createMockEventStream(heartbeatMs: number): MockEventStream {
+  const streams = new Set<OpenStream>();
   const encoder = new TextEncoder();
+  const close = (stream: OpenStream) => {
+    clearTimeout(stream.timer);
+    streams.delete(stream);
+  };
+  const send = (stream: OpenStream, text: string) => {
+    clearTimeout(stream.timer);
+    try {
+      stream.controller.enqueue(encoder.encode(text));
+    } catch {
+      close(stream);
+      return;
+    }
+    // Like the bridge, a heartbeat measures idleness: every frame puts the next one off.
+    stream.timer = setTimeout(() => {
+      const beat: HeartbeatEvent = { t: Date.now(), heartbeatMs };
+      send(stream, `event:${HEARTBEAT_EVENT}\ndata:${JSON.stringify(beat)}\n\n`);
+    }, heartbeatMs);
+  };
   return {
-    write(frame) {
-      for (const stream of streams) {
-        try {
-          stream.enqueue(encoder.encode(frame));
-        } catch {
-          streams.delete(stream);
-        }
-      }
+    write(event) {
+      for (const stream of streams) send(stream, mockFrame(event, stream.frames, heartbeatMs));
     },
-    open(request, first) {
-      let own: ReadableStreamDefaultController<Uint8Array> | undefined;
+    open(request, url, first) {
+      const query = eventsQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+      if (!query.success || url.searchParams.getAll('frames').length > 1) {
+        return mockProblem('invalid_request', 'frames is named (the default) or compact, given once.');
+      }
+      const frames = query.data.frames ?? 'named';
+      let own: OpenStream | undefined;
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
-          own = controller;
-          streams.add(controller);
-          controller.enqueue(encoder.encode(first));
+          own = { controller, frames, timer: undefined };
+          streams.add(own);
+          send(own, mockFrame(first, frames, heartbeatMs));
         },
         cancel() {
-          if (own) streams.delete(own);
+          if (own) close(own);
         },
       });
       request.signal.addEventListener('abort', () => {
-        if (own) streams.delete(own);
+        if (own) close(own);
       });
       return new Response(body, {
         headers: { 'Content-Type': 'text/event-stream', [PROTOCOL_HEADER]: String(PROTOCOL_VERSION) },
       });
     },
     drop() {
-      for (const s of streams) s.error(new Error('restart'));
-      streams.clear();
+      for (const stream of [...streams]) {
+        close(stream);
+        stream.controller.error(new Error('restart'));
+      }
     },
   };
 }

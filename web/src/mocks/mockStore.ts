@@ -1,6 +1,6 @@
 import { applyEvent, type SyncState } from '@webbridge/client-sdk';
-import type { DeltaEvent, Message, Snapshot } from '@webbridge/contract';
-import { mockSnapshotFrame, mockStateFrame } from './mockEventStream';
+import type { DeltaEvent, Message, Snapshot, StreamEvent } from '@webbridge/contract';
+import { mockSnapshotEvent } from './mockEventStream';
 import { mockScenario } from './mockScenario';
 
 /** The mock backend's state: the synced snapshot, per-conversation histories, forks and files. */
@@ -40,7 +40,7 @@ export interface MockStore {
 }
 
 /** Creates the store, starting from the mock scenario; every change is written to `write`. */
-export function createMockStore(write: (frame: string) => void): MockStore {
+export function createMockStore(write: (event: StreamEvent) => void): MockStore {
   let sync: SyncState = { seq: 1, signature: 'mock-1', snapshot: mockScenario() };
   const histories = new Map<string, Message[]>([
     [sync.snapshot.conversationId, sync.snapshot.conversations.messages],
@@ -57,15 +57,20 @@ export function createMockStore(write: (frame: string) => void): MockStore {
   const reconfigure = (next: Snapshot) => {
     histories.set(next.conversationId, next.conversations.messages);
     sync = { seq: sync.seq + 1, signature: `mock-${sync.seq + 1}`, snapshot: next };
-    write(mockSnapshotFrame(sync));
+    write(mockSnapshotEvent(sync));
   };
   const delta = (fields: Omit<DeltaEvent, 'kind' | 'seq' | 'base'>) => {
     const event: DeltaEvent = { kind: 'delta', seq: sync.seq + 1, base: sync.seq, ...fields };
     const result = applyEvent(sync, event);
     if (result.kind !== 'applied') throw new Error(`mock delta refused: ${result.reason}`);
+    const run = sync.snapshot.conversations.run.messageId;
     sync = result.state;
     histories.set(sync.snapshot.conversationId, sync.snapshot.conversations.messages);
-    write(mockStateFrame(sync.seq, event));
+    // As the bridge does: one word added to the reply being produced goes out as an append.
+    const only = Object.keys(fields).length === 1 && fields.ap?.length === 1 ? fields.ap[0] : undefined;
+    write(
+      only && only[0] === run ? { kind: 'append', seq: event.seq, base: event.base, text: only[2] } : event,
+    );
   };
   const message = (
     role: Message['role'],
