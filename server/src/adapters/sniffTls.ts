@@ -9,7 +9,8 @@ const TLS_HANDSHAKE = 0x16;
  * Makes the TLS server tell TLS from plain HTTP on its port by the first byte each client
  * sends: a handshake goes on to TLS, anything else to `plain`, so a person who typed
  * `http://` gets an answer instead of a reset. A client that sends nothing is cut after
- * `firstByteTimeoutMs`, like a slow-headers client. Returns the plain sockets still open, so
+ * `firstByteTimeoutMs`, like a slow-headers client, and so is a plain-HTTP client still
+ * connected that long after its first byte. Returns the plain sockets still open, so
  * the listener can close them on stop.
  */
 export function sniffTls(server: TlsServer, plain: HttpServer, firstByteTimeoutMs: number): Set<Socket> {
@@ -30,7 +31,15 @@ export function sniffTls(server: TlsServer, plain: HttpServer, firstByteTimeoutM
         return;
       }
       plainSockets.add(socket);
-      socket.once('close', () => plainSockets.delete(socket));
+      // The plain server never listens, so Node's headers timeout (enforced by a listening
+      // server's periodic check) never applies to it: a client that sends a byte and goes
+      // silent would hold the socket for ever. Its one answer is immediate; a deadline cuts it.
+      const deadline = setTimeout(() => socket.destroy(), firstByteTimeoutMs);
+      deadline.unref();
+      socket.once('close', () => {
+        clearTimeout(deadline);
+        plainSockets.delete(socket);
+      });
       plain.emit('connection', socket);
       // HTTP listens for 'data' but leaves a paused socket paused.
       socket.resume();
