@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHost } from '@webbridge/host';
+import { Fuzzer, type FuzzFailure } from './Fuzzer';
+import { KNOWN_DEFECTS } from './knownDefects';
+import { WireClient } from './wire';
+
+/** The access code of a fuzzed host. */
+const CODE = 'fuzz-code-5t8w-2r6p';
+
+/** Upload limit of a fuzzed host: small, so sending exactly the limit (and one more) is cheap. */
+const UPLOAD_LIMIT = 64 * 1024;
+
+/** A real host on a temp data dir, a client with kept-alive sockets, and a fuzzer driving it. */
+export interface FuzzSetup {
+  readonly fuzzer: Fuzzer;
+  /** Lines the bridge logged at level warn or above (an unhandled error among them is a defect). */
+  readonly logged: readonly string[];
+  close(): Promise<void>;
+}
+
+/** Starts a reference host (echo model, no pauses) and a fuzzer for it. */
+export async function startFuzzHost(): Promise<FuzzSetup> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-fuzz-'));
+  const logged: string[] = [];
+  const host = await startHost({
+    dataDir,
+    accessCode: CODE,
+    port: 0,
+    hostname: '127.0.0.1',
+    echoDelayMs: 0,
+    uploadLimit: UPLOAD_LIMIT,
+    staticDir: null,
+    logLevel: 'warn',
+    tuning: {
+      // Wrong codes are part of the mix; a lockout would turn every later request into a 429.
+      authThrottle: { freeFailures: Number.MAX_SAFE_INTEGER },
+      logDestination: { write: (line: string) => logged.push(line) },
+    },
+  });
+  const client = new WireClient(host.address.port);
+  const fuzzer = new Fuzzer(
+    { port: host.address.port, code: CODE, uploadLimit: UPLOAD_LIMIT },
+    client,
+    KNOWN_DEFECTS,
+  );
+  return {
+    fuzzer,
+    logged,
+    async close() {
+      client.close();
+      await host.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A readable report of failures: each rule broken once, with the first request that broke it. */
+export function describeFailures(failures: readonly FuzzFailure[], limit = 10): string {
+  const byRule = new Map<string, FuzzFailure>();
+  const counts = new Map<string, number>();
+  for (const failure of failures) {
+    for (const violation of failure.violations) {
+      // Numbers differ from one occurrence to the next; the rule is what the text says without them.
+      const rule = violation.replace(/\d+/g, 'N').slice(0, 100);
+      if (!byRule.has(rule)) byRule.set(rule, failure);
+      counts.set(rule, (counts.get(rule) ?? 0) + 1);
+    }
+  }
+  return [...byRule]
+    .slice(0, limit)
+    .map(
+      ([rule, f]) =>
+        `- ${rule} (×${counts.get(rule)})\n    ${f.status} ← ${f.request.slice(0, 400)}\n    ${f.violations.join('\n    ')}`,
+    )
+    .join('\n');
+}
