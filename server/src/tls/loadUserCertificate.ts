@@ -45,7 +45,13 @@ function readFile(file: string, what: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : 'cannot be read';
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES'
+          ? 'cannot be read (permission denied)'
+          : code === 'EISDIR'
+            ? 'is a folder, not a file'
+            : 'cannot be read';
     throw new TlsSetupError(`${file}: the ${what} file ${why}.`);
   }
 }
