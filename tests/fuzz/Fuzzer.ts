@@ -53,6 +53,7 @@ export class Fuzzer {
   /** The highest sessionRevision among the answers received so far. */
   private floor = -1;
   private instanceId: string | undefined;
+  private previousInstanceId: string | undefined;
   private lastEventId: string | undefined;
   private serial = 0;
   private readonly actionIds: string[] = [];
@@ -72,6 +73,19 @@ export class Fuzzer {
     if (step.kind === 'one') await this.one(step.plan);
     else await this.burst(step.plans);
     return this.failures.length - before;
+  }
+
+  /**
+   * The host was restarted on the same data dir: a new instanceId is due, the action ids of the
+   * old run are forgotten, and sessionRevision must continue from where it was, never repeat.
+   */
+  newRun(): void {
+    this.previousInstanceId = this.instanceId;
+    this.instanceId = undefined;
+    this.dirty = true;
+    this.lastEventId = undefined;
+    this.outcomes.clear();
+    this.actionIds.length = 0;
   }
 
   /** GET /api/locale must still answer: the host did not crash or wedge. */
@@ -191,7 +205,11 @@ export class Fuzzer {
     const observed = checkResponse(r, response, exact);
     const violations = [...observed.violations];
     for (const identity of observed.identities) {
-      if (this.instanceId === undefined) this.instanceId = identity.instanceId;
+      if (this.instanceId === undefined) {
+        this.instanceId = identity.instanceId;
+        if (identity.instanceId === this.previousInstanceId)
+          violations.push('a new run kept the old instanceId');
+      }
       if (identity.instanceId !== this.instanceId)
         violations.push(`instanceId changed to ${identity.instanceId} without a restart`);
       if (identity.sessionRevision < floor)

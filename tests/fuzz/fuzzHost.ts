@@ -7,30 +7,23 @@ import { KNOWN_DEFECTS } from './knownDefects';
 import { WireClient } from './wire';
 
 /** The access code of a fuzzed host. */
-const CODE = 'fuzz-code-5t8w-2r6p';
+export const FUZZ_CODE = 'fuzz-code-5t8w-2r6p';
 
 /** Upload limit of a fuzzed host: small, so sending exactly the limit (and one more) is cheap. */
-const UPLOAD_LIMIT = 64 * 1024;
+export const FUZZ_UPLOAD_LIMIT = 64 * 1024;
 
-/** A real host on a temp data dir, a client with kept-alive sockets, and a fuzzer driving it. */
-export interface FuzzSetup {
-  readonly fuzzer: Fuzzer;
-  /** Lines the bridge logged at level warn or above (an unhandled error among them is a defect). */
-  readonly logged: readonly string[];
-  close(): Promise<void>;
-}
-
-/** Starts a reference host (echo model, no pauses) and a fuzzer for it. */
-export async function startFuzzHost(): Promise<FuzzSetup> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-fuzz-'));
-  const logged: string[] = [];
-  const host = await startHost({
+/**
+ * Starts a reference host as the fuzzer wants it: echo model without pauses, no web client,
+ * logging warnings and errors to `logged` (an unhandled error there is a defect).
+ */
+export function startFuzzedHost(dataDir: string, logged: string[], port = 0) {
+  return startHost({
     dataDir,
-    accessCode: CODE,
-    port: 0,
+    accessCode: FUZZ_CODE,
+    port,
     hostname: '127.0.0.1',
     echoDelayMs: 0,
-    uploadLimit: UPLOAD_LIMIT,
+    uploadLimit: FUZZ_UPLOAD_LIMIT,
     staticDir: null,
     logLevel: 'warn',
     tuning: {
@@ -39,15 +32,35 @@ export async function startFuzzHost(): Promise<FuzzSetup> {
       logDestination: { write: (line: string) => logged.push(line) },
     },
   });
-  const client = new WireClient(host.address.port);
-  const fuzzer = new Fuzzer(
-    { port: host.address.port, code: CODE, uploadLimit: UPLOAD_LIMIT },
-    client,
-    KNOWN_DEFECTS,
-  );
+}
+
+/** A real host on a temp data dir, a client with kept-alive sockets, and a fuzzer driving it. */
+export interface FuzzSetup {
+  readonly fuzzer: Fuzzer;
+  /** Lines the bridge logged at level warn or above (an unhandled error among them is a defect). */
+  readonly logged: readonly string[];
+  /** Stops the host and starts it again on the same data dir and port (a new run). */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a reference host in this process and a fuzzer for it. */
+export async function startFuzzHost(): Promise<FuzzSetup> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-fuzz-'));
+  const logged: string[] = [];
+  let host = await startFuzzedHost(dataDir, logged);
+  const port = host.address.port;
+  const client = new WireClient(port);
+  const fuzzer = new Fuzzer({ port, code: FUZZ_CODE, uploadLimit: FUZZ_UPLOAD_LIMIT }, client, KNOWN_DEFECTS);
   return {
     fuzzer,
     logged,
+    async restart() {
+      await host.close();
+      client.closeIdle();
+      host = await startFuzzedHost(dataDir, logged, port);
+      fuzzer.newRun();
+    },
     async close() {
       client.close();
       await host.close();

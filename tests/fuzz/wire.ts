@@ -43,11 +43,11 @@ const ANSWER_TIMEOUT_MS = 10_000;
  * library will send.
  */
 export class WireClient {
-  private readonly agent: Agent;
+  private agent: Agent;
 
   constructor(
     private readonly port: number,
-    sockets = 8,
+    private readonly sockets = 8,
   ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
@@ -98,6 +98,12 @@ export class WireClient {
       });
       req.end(request.body);
     });
+  }
+
+  /** Drops the kept-alive sockets (after a restart, they lead to a server that is gone). */
+  closeIdle(): void {
+    this.agent.destroy();
+    this.agent = new Agent({ keepAlive: true, maxSockets: this.sockets });
   }
 
   /** Closes the kept-alive sockets. */
