@@ -81,7 +81,8 @@ function deadAfterMs(heartbeatMs: number): number {
  * Subscribes to GET /api/events over fetch (EventSource cannot send `Authorization`) and keeps
  * `store` current: it asks for compact frames, sends `Last-Event-ID` with the last applied
  * seq, reconnects with exponential backoff and full jitter, treats about two heartbeat
- * intervals of silence (the interval the server names) as a dead connection, and stops on 401 (`unauthorized`) or {@link EventConnection.close}. When the
+ * intervals of silence (the interval the server names) as a dead connection, and stops on
+ * 401 (`unauthorized`) or {@link EventConnection.close}. When the
  * reducer refuses a delta, or a frame is invalid, the cursor is dropped and the next request
  * goes without `Last-Event-ID`, so the server starts over with a snapshot.
  *
