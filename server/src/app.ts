@@ -9,8 +9,8 @@ import type { BridgeEnv } from './env';
 import { BridgeError } from './errors/BridgeError';
 import { renderProblem } from './errors/renderProblem';
 import type { EventHub } from './events/EventHub';
-import type { AuthThrottle } from './guards/AuthThrottle';
 import type { AccessCodes } from './guards/AccessCodes';
+import type { AuthThrottle } from './guards/AuthThrottle';
 import { authGuard, controlOnly } from './guards/authGuard';
 import { closeWhenUnread } from './guards/closeWhenUnread';
 import { headerGuard } from './guards/headerGuard';
@@ -62,7 +62,8 @@ const CONTROL_ONLY = ['/api/action', '/api/upload'] as const;
 
 /** The local authority's certificate: public, so a device can fetch it before trusting it. */
 function caCertificate(pem: string | undefined, head: boolean): Response {
-  if (pem === undefined) return renderProblem(new BridgeError('not_found', 'This host serves no certificate authority.'));
+  if (pem === undefined)
+    return renderProblem(new BridgeError('not_found', 'This host serves no certificate authority.'));
   return new Response(head ? null : pem, {
     status: 200,
     headers: {

@@ -131,7 +131,11 @@ export function listenNode(
         secure: tls !== undefined,
         setCertificate(next) {
           if (!tls) throw new Error('This listener does not speak TLS.');
-          (server as HttpsServer).setSecureContext({ ...TLS_OPTIONS, cert: next.certificatePem, key: next.keyPem });
+          (server as HttpsServer).setSecureContext({
+            ...TLS_OPTIONS,
+            cert: next.certificatePem,
+            key: next.keyPem,
+          });
         },
         close: () =>
           new Promise<void>((done) => {
@@ -171,7 +175,9 @@ export function ownHostnames(hostname: string): Set<string> {
   }
   for (const address of lanAddresses(true)) names.add(address.includes(':') ? `[${address}]` : address);
   // Its own name too (and mDNS's `<name>.local`): the serving certificate names them.
-  const machine = hostname_().toLowerCase().replace(/\.local$/, '');
+  const machine = hostname_()
+    .toLowerCase()
+    .replace(/\.local$/, '');
   if (/^[a-z0-9-]{1,63}$/.test(machine)) {
     names.add(machine);
     names.add(`${machine}.local`);
