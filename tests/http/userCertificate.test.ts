@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { webcrypto } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,12 +20,12 @@ const DAY = 86_400_000;
 
 interface Authority {
   readonly pem: string;
-  readonly keys: CryptoKeyPair;
+  readonly keys: webcrypto.CryptoKeyPair;
   readonly certificate: x509.X509Certificate;
 }
 
 async function makeAuthority(): Promise<Authority> {
-  const keys = (await generateKeyPair()) as unknown as CryptoKeyPair;
+  const keys = await generateKeyPair();
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     name: 'CN=Test Company Root',
     keys,
