@@ -16,7 +16,15 @@ import { preciseNow } from './table';
 export interface HostProcessOptions {
   readonly heartbeatMs?: number;
   readonly echoDelayMs?: number;
+  /**
+   * Serve HTTPS on loopback with a certificate from the local authority, to measure what TLS
+   * costs. @default true when the environment has BENCH_TLS=1
+   */
+  readonly tls?: boolean;
 }
+
+/** Whether benchmarks run over HTTPS (`BENCH_TLS=1`). */
+export const BENCH_TLS = process.env.BENCH_TLS === '1';
 
 /** The access code of every benchmark host. */
 export const BENCH_CODE = 'bench-code-4k9p-2xq7';
@@ -32,7 +40,7 @@ type Request =
 
 /** The answers, by request type. */
 interface Answers {
-  info: { port: number; seq: number };
+  info: { port: number; seq: number; ca: string | undefined };
   subscriberCount: number;
   gc: { rssKiB: number; heapUsedKiB: number };
   send: { seq: number };
@@ -49,6 +57,8 @@ interface Answers {
 export interface HostProcess {
   readonly pid: number;
   readonly port: number;
+  /** The local authority's certificate (PEM) when the host speaks HTTPS; clients trust it. */
+  readonly ca: string | undefined;
   /** Number of open event streams (`bridge.subscriberCount`). */
   subscriberCount(): Promise<number>;
   /** Runs a full GC in the child (it runs with --expose-gc) and returns its memory afterwards. */
@@ -82,7 +92,10 @@ export async function startHostProcess(options: HostProcessOptions = {}): Promis
       ...cliNodeFlags(),
       ...(process.env.WEBBRIDGE_BENCH_HOST_ARGS?.split(' ').filter(Boolean) ?? []),
     ],
-    env: { ...process.env, WEBBRIDGE_BENCH_HOST: JSON.stringify({ ...options, dataDir }) },
+    env: {
+      ...process.env,
+      WEBBRIDGE_BENCH_HOST: JSON.stringify({ tls: BENCH_TLS, ...options, dataDir }),
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const pending = new Map<number, (value: unknown) => void>();
@@ -110,6 +123,7 @@ export async function startHostProcess(options: HostProcessOptions = {}): Promis
   return {
     pid: child.pid!,
     port: info.port,
+    ca: info.ca,
     subscriberCount: () => ask({ type: 'subscriberCount' }),
     gc: () => ask({ type: 'gc' }),
     send: (text) => ask({ type: 'send', text }),
@@ -140,6 +154,7 @@ async function runChild(): Promise<void> {
     echoDelayMs: options.echoDelayMs ?? 20,
     heartbeatMs: options.heartbeatMs ?? 15_000,
     logLevel: 'silent',
+    ...(options.tls ? { transport: { tlsOnLoopback: true } } : {}),
   });
   const { controller, adapter, bridge } = host;
   // The bridge's hub numbers changes from its creation; this listener, added right after,
@@ -162,7 +177,11 @@ async function runChild(): Promise<void> {
   const answer = async (request: Request): Promise<unknown> => {
     switch (request.type) {
       case 'info':
-        return { port: host.address.port, seq: changeTimes.length - 1 };
+        return {
+          port: host.address.port,
+          seq: changeTimes.length - 1,
+          ca: host.address.authority?.certificatePem,
+        };
       case 'subscriberCount':
         return bridge.subscriberCount;
       case 'gc': {

@@ -4,11 +4,11 @@
  * are on every socket; emulated browsers (worker threads, `latencyClients.ts`) apply every frame
  * with the SDK's reducer and stamp it. A change counts as applied when a frame whose seq covers
  * it has been applied (a coalesced delta covers several changes).
- * Run: node --expose-gc --import tsx tests/bench/latency.ts [streams...]
+ * Run: node --expose-gc --import tsx tests/bench/latency.ts [streams...] (BENCH_TLS=1: over HTTPS)
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { BENCH_CODE, startHostProcess } from './hostProcess';
+import { BENCH_CODE, BENCH_TLS, startHostProcess } from './hostProcess';
 import type { ClientsAnswer, ClientsCommand, ClientsInput } from './latencyClients';
 import { cpuMs, printTable, quantile } from './table';
 import { words } from './words';
@@ -123,6 +123,7 @@ async function measure(count: number, echoDelayMs: number): Promise<Record<strin
         new ClientThread({
           port: host.port,
           accessCode: BENCH_CODE,
+          ca: host.ca,
           count: Math.min(perThread, count - opened),
           frames: REPLY_WORDS + 16,
         }),
@@ -197,7 +198,7 @@ for (const cadence of CADENCES_MS) {
   const rows = [];
   for (const count of counts.length > 0 ? counts : [1, 100, 2000]) rows.push(await measure(count, cadence));
   printTable(
-    `(b) host change → client state applied (loopback; a ${REPLY_WORDS}-word reply, one word every ${cadence} ms as asked → as streamed, after one warm-up exchange; clients in ${CLIENT_THREADS} worker threads)`,
+    `(b) host change → client state applied (loopback${BENCH_TLS ? ', HTTPS' : ''}; a ${REPLY_WORDS}-word reply, one word every ${cadence} ms as asked → as streamed, after one warm-up exchange; clients in ${CLIENT_THREADS} worker threads)`,
     rows,
   );
 }

@@ -16,6 +16,8 @@ export interface ClientsInput {
   readonly count: number;
   /** Room for this many applied frames per client while recording. */
   readonly frames: number;
+  /** The host's authority (PEM) when it speaks HTTPS. */
+  readonly ca?: string | undefined;
 }
 
 /** Coordinator → worker. */
@@ -59,6 +61,7 @@ async function run(input: ClientsInput): Promise<void> {
     client.stream = openRawStream({
       port: input.port,
       accessCode: input.accessCode,
+      ca: input.ca,
       onFrame(frame) {
         const event = eventOf(frame);
         if (event === undefined) return;

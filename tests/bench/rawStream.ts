@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import type { StreamEvent } from '@webbridge/contract';
 
 const SHARED_READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
@@ -36,6 +37,8 @@ export interface RawStreamOptions {
   /** Query of the request, e.g. `?frames=compact` (what the SDK asks for). @default '' */
   readonly query?: string;
   readonly onFrame: (frame: RawFrame) => void;
+  /** Speak TLS, trusting only this authority (PEM). @default plain TCP */
+  readonly ca?: string | undefined;
 }
 
 /**
@@ -48,18 +51,24 @@ export function openRawStream(options: RawStreamOptions): RawStream {
   // Reads land in one buffer shared by every stream (`onread`): the callback consumes each
   // read before the next one, so thousands of streams cost no allocation and no readable-stream
   // bookkeeping per read. What a real browser spends on its own stream is not this process's.
-  const socket: Socket = connect({
-    port: options.port,
-    host: '127.0.0.1',
-    noDelay: true,
-    onread: {
-      buffer: SHARED_READ_BUFFER,
-      callback(bytes) {
-        onChunk(SHARED_READ_BUFFER.subarray(0, bytes));
-        return true;
-      },
-    },
-  });
+  const socket: Socket =
+    options.ca === undefined
+      ? connect({
+          port: options.port,
+          host: '127.0.0.1',
+          noDelay: true,
+          onread: {
+            buffer: SHARED_READ_BUFFER,
+            callback(bytes) {
+              onChunk(SHARED_READ_BUFFER.subarray(0, bytes));
+              return true;
+            },
+          },
+        })
+      : // TLS decrypts into buffers of its own; the client's share of the cost is measured too.
+        connectTls({ port: options.port, host: '127.0.0.1', ca: options.ca })
+          .setNoDelay(true)
+          .on('data', (chunk: Buffer) => onChunk(chunk));
   let pending: Buffer | undefined;
   let socketBytes = 0;
   let head: Buffer | undefined = Buffer.alloc(0);

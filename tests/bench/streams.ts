@@ -2,9 +2,9 @@
  * Concurrent event streams held by one host on this machine, with heartbeats on time: opens up
  * to 5,000 streams to a host in a child process (heartbeat every second), watches them for a
  * while, and reports late heartbeats and the host's RSS per stream.
- * Run: node --expose-gc --import tsx tests/bench/streams.ts [streams]
+ * Run: node --expose-gc --import tsx tests/bench/streams.ts [streams] (BENCH_TLS=1: over HTTPS)
  */
-import { BENCH_CODE, startHostProcess } from './hostProcess';
+import { BENCH_CODE, BENCH_TLS, startHostProcess } from './hostProcess';
 import { openRawStream, type RawStream } from './rawStream';
 import { printTable, quantile, rssKiB } from './table';
 
@@ -41,6 +41,7 @@ async function measure(count: number): Promise<Record<string, string | number>> 
         w.stream = openRawStream({
           port: host.port,
           accessCode: BENCH_CODE,
+          ca: host.ca,
           onFrame(frame) {
             const now = performance.now();
             if (frame.event === 'state') w.snapshot = true;
@@ -93,6 +94,6 @@ const counts = process.argv.slice(2).map(Number);
 const rows = [];
 for (const count of counts.length > 0 ? counts : [1000, 5000]) rows.push(await measure(count));
 printTable(
-  `(c) concurrent streams with a ${HEARTBEAT_MS} ms heartbeat, watched for ${WATCH_MS / 1000} s (host in its own process)`,
+  `(c) concurrent streams${BENCH_TLS ? ' over HTTPS' : ''} with a ${HEARTBEAT_MS} ms heartbeat, watched for ${WATCH_MS / 1000} s (host in its own process)`,
   rows,
 );
