@@ -10,6 +10,7 @@ import type {
   Oas3Schema,
 } from '@redocly/openapi-core';
 import {
+  ACCESS_HEADER,
   contract,
   DEFAULT_MEDIA_TTL_MS,
   DEFAULT_UPLOAD_LIMIT,
@@ -46,12 +47,24 @@ interface RouteDoc {
 
 const binary = { schema: { type: 'string', format: 'binary' } } as const;
 
+/** Set by the auth guard on the routes' own responses (the event stream bypasses it). */
+const accessLevel: Record<string, Oas3Header> = {
+  [ACCESS_HEADER]: {
+    description: 'What the presented code allows: `control` (the access code) or `view` (the view code).',
+    schema: { type: 'string', enum: ['control', 'view'] },
+  },
+};
+
 /** One entry per contract route: a new route does not compile until it is described here. */
 const ROUTES: { readonly [K in keyof typeof contract]: RouteDoc } = {
   locale: { ok: 'The language, its strings and the protocol version. Nothing about the state.' },
-  state: { ok: 'The full current state: identity, conversation, projects, models, tools, settings.' },
+  state: {
+    ok: 'The full current state: identity, conversation, projects, models, tools, settings.',
+    okHeaders: accessLevel,
+  },
   action: {
     ok: "The action's name and its result. State changes arrive on the event stream, not here.",
+    okHeaders: accessLevel,
     description:
       `Actions run one at a time, in arrival order. Session-sensitive actions (${[...SENSITIVE_ACTIONS].join(', ')}) ` +
       'carry `sessionRevision`, `conversationId` and `projectId` from the snapshot; any mismatch is ' +
@@ -96,6 +109,7 @@ const ROUTES: { readonly [K in keyof typeof contract]: RouteDoc } = {
   },
   upload: {
     ok: 'The file is a pending attachment of the conversation; it is sent with the next send.',
+    okHeaders: accessLevel,
     requestBody: {
       required: true,
       description:

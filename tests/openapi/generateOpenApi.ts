@@ -64,8 +64,10 @@ export function openApiDocument(): Oas3Definition {
           type: 'http',
           scheme: 'bearer',
           description:
-            'The access code `webbridge serve` prints (also in the QR code). Rotating it invalidates ' +
-            'the old one at once; repeated wrong codes are slowed down (429 with `Retry-After`).',
+            'The access code `webbridge serve` prints (also in its QR code), or the view code, which ' +
+            'reads state, events and media but gets 403 `view_only` from /api/action and /api/upload. ' +
+            'Rotating a code invalidates the old one at once; repeated wrong codes are slowed down ' +
+            '(429 with `Retry-After`).',
         },
       },
     },

@@ -712,6 +712,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    /** @description What the presented code allows: `control` (the access code) or `view` (the view code). */
+                    "X-Webbridge-Access"?: "control" | "view";
                     [name: string]: unknown;
                 };
                 content: {
@@ -791,6 +793,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    /** @description What the presented code allows: `control` (the access code) or `view` (the view code). */
+                    "X-Webbridge-Access"?: "control" | "view";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1038,6 +1042,8 @@ export interface operations {
             201: {
                 headers: {
                     "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    /** @description What the presented code allows: `control` (the access code) or `view` (the view code). */
+                    "X-Webbridge-Access"?: "control" | "view";
                     [name: string]: unknown;
                 };
                 content: {
