@@ -346,6 +346,44 @@ describe('plain HTTP on the TLS port', () => {
   });
 });
 
+describe('the help page links only to this host', () => {
+  it('a Host whose authority would mean another host (userinfo, a path) gets no link', async () => {
+    for (const host of [
+      '127.0.0.1:@evil.example',
+      `127.0.0.1:${h.port}@evil.example`,
+      'localhost:1/\\evil.example',
+    ]) {
+      const { text } = await plainExchange(
+        h.port,
+        `GET /x HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(text, host).toMatch(/^HTTP\/1\.1 400 /);
+      expect(text, host).not.toContain('evil.example');
+      expect(text, host).not.toContain('href="https:');
+    }
+  });
+});
+
+describe('TLS renegotiation', () => {
+  it('a TLS 1.2 client that asks to renegotiate is refused', async () => {
+    const outcome = await new Promise<string>((resolve) => {
+      const socket = connectTls({ port: h.port, host: '127.0.0.1', ca, maxVersion: 'TLSv1.2' }, () => {
+        expect(socket.getProtocol()).toBe('TLSv1.2');
+        const asked = socket.renegotiate({ rejectUnauthorized: true }, (error) => {
+          resolve(error ? 'refused' : 'renegotiated');
+          socket.destroy();
+        });
+        if (!asked) resolve('refused');
+      });
+      // The server answers the attempt with a 400 problem and closes the connection.
+      socket.on('data', () => undefined);
+      socket.on('error', () => resolve('refused'));
+      socket.on('close', () => resolve('refused'));
+    });
+    expect(outcome).toBe('refused');
+  });
+});
+
 describe('clients that never finish', () => {
   /** Resolves with how long after `open` the server cut the connection (the client reads all). */
   const cutAfter = (open: () => Socket) =>

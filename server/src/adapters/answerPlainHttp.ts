@@ -11,6 +11,14 @@ export interface PlainHttpContext {
   readonly authority: () => { readonly certificatePem: string; readonly fingerprint: string } | undefined;
 }
 
+/**
+ * A Host header the help page may build a link from: a name or bracketed IPv6 address and at
+ * most a numeric port. `127.0.0.1:@evil.example` has an allowed host name before its last
+ * colon, but as a URL authority it means the host evil.example (with `127.0.0.1:` as userinfo),
+ * and the page appends the URL fragment, where the access code travels.
+ */
+const LINKABLE_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i;
+
 /** The media type phones and desktop systems offer to install as a certificate authority. */
 export const CA_CONTENT_TYPE = 'application/x-x509-ca-cert';
 
@@ -26,7 +34,8 @@ export function answerPlainHttp(context: PlainHttpContext) {
     res.shouldKeepAlive = false;
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const host = req.headers.host;
-    const known = host !== undefined && context.allowedHosts().has(hostnameOf(host));
+    const known =
+      host !== undefined && LINKABLE_HOST.test(host) && context.allowedHosts().has(hostnameOf(host));
     const authority = context.authority();
     const read = req.method === 'GET' || req.method === 'HEAD';
     if (read && path === '/ca.crt' && authority) {
