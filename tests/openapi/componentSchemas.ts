@@ -1,69 +1,34 @@
 import type { Oas3Schema } from '@redocly/openapi-core';
 import { initContract } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
-import {
-  actionResponseSchema,
-  actionSchema,
-  approvalSchema,
-  attachmentSchema,
-  conversationSummarySchema,
-  localeSchema,
-  mediaRefSchema,
-  messageRoleSchema,
-  messageSchema,
-  messageStatusSchema,
-  modelSchema,
-  problemSchema,
-  projectSchema,
-  runStatusSchema,
-  sessionIdentitySchema,
-  sessionMismatchSchema,
-  settingsSchema,
-  snapshotSchema,
-  toolCallSchema,
-  toolSchema,
-  uploadResponseSchema,
-  validationIssueSchema,
-  wireAttachmentSchema,
-  workspaceSchema,
-} from '@webbridge/contract';
-import type { z } from 'zod';
+import * as exported from '@webbridge/contract';
+import { actionResponseSchema, actionSchema } from '@webbridge/contract';
+import { z } from 'zod';
 
 const pascal = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 
 /**
- * The schemas the document names, under the contract's own type names (`Snapshot`, `Message`,
- * `Attachment` is the wire one with its media id, `HostAttachment` the one an upload returns),
- * plus one component per action (`SendAction`) and per action result (`SendActionResponse`),
- * derived from the unions so a new action is named without an edit here.
+ * Where a schema's own name would mislead, the contract's type name: the snapshot's attachments
+ * carry a media id (`Attachment`), the one an upload returns does not yet (`HostAttachment`).
+ */
+const RENAMED: Readonly<Record<string, string>> = {
+  wireAttachmentSchema: 'Attachment',
+  attachmentSchema: 'HostAttachment',
+};
+
+/**
+ * Every zod schema the contract exports (`fooSchema` is named `Foo`), plus one component per
+ * action (`SendAction`) and per action result (`SendActionResponse`): all derived, so a schema
+ * or an action added to the contract is named without an edit here. Those the document does
+ * not use are dropped by `nameSchemas`.
  */
 function namedZodSchemas(): ReadonlyMap<string, z.ZodTypeAny> {
-  const named = new Map<string, z.ZodTypeAny>([
-    ['Locale', localeSchema],
-    ['Snapshot', snapshotSchema],
-    ['SessionIdentity', sessionIdentitySchema],
-    ['ConversationSummary', conversationSummarySchema],
-    ['Message', messageSchema],
-    ['MessageRole', messageRoleSchema],
-    ['MessageStatus', messageStatusSchema],
-    ['ToolCall', toolCallSchema],
-    ['Attachment', wireAttachmentSchema],
-    ['HostAttachment', attachmentSchema],
-    ['MediaRef', mediaRefSchema],
-    ['RunStatus', runStatusSchema],
-    ['Project', projectSchema],
-    ['Workspace', workspaceSchema],
-    ['Model', modelSchema],
-    ['Tool', toolSchema],
-    ['Approval', approvalSchema],
-    ['Settings', settingsSchema],
-    ['Action', actionSchema],
-    ['ActionResponse', actionResponseSchema],
-    ['UploadResponse', uploadResponseSchema],
-    ['Problem', problemSchema],
-    ['ValidationIssue', validationIssueSchema],
-    ['SessionMismatch', sessionMismatchSchema],
-  ]);
+  const named = new Map<string, z.ZodTypeAny>();
+  for (const [key, value] of Object.entries(exported)) {
+    if (key.endsWith('Schema') && value instanceof z.ZodType) {
+      named.set(RENAMED[key] ?? pascal(key.slice(0, -'Schema'.length)), value);
+    }
+  }
   for (const option of actionSchema.options) named.set(`${pascal(option.shape.action.value)}Action`, option);
   for (const option of actionResponseSchema.options) {
     named.set(`${pascal(option.shape.action.value)}ActionResponse`, option);
@@ -93,11 +58,14 @@ export function componentSchemas(): ReadonlyMap<string, Oas3Schema> {
       { get: { responses: { 200: { content: { 'application/json': { schema: Oas3Schema } } } } } }
     >;
   };
-  return new Map(
-    [...named.keys()].map((name) => {
-      const path = rendered.paths[`/${name}`];
-      if (path === undefined) throw new Error(`no schema rendered for ${name}`);
-      return [name, path.get.responses[200].content['application/json'].schema];
-    }),
-  );
+  const schemas = new Map<string, Oas3Schema>();
+  for (const name of named.keys()) {
+    const schema = rendered.paths[`/${name}`]?.get.responses[200].content['application/json'].schema;
+    if (schema === undefined) throw new Error(`no schema rendered for ${name}`);
+    // Only objects, unions and enums: a name for a bare string would swallow every string, and
+    // tuples, which the converter cannot render, come out as `{}` (anything).
+    if (schema.properties || schema.oneOf || schema.anyOf || schema.allOf || schema.enum)
+      schemas.set(name, schema);
+  }
+  return schemas;
 }

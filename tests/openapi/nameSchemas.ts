@@ -14,7 +14,7 @@ export function schemaRef(name: string): { $ref: string } {
 
 /**
  * Moves named schemas into `components.schemas` and replaces every copy of them in the document
- * with a `$ref`. ts-rest inlines every schema where it is used, so the problem body appeared
+ * with a `$ref`; named schemas the document does not use are left out. ts-rest inlines every schema where it is used, so the problem body appeared
  * 30 times and each action variant was an anonymous member of a `oneOf`: generators had
  * nothing to name their types after, and a discriminator cannot select an inline member.
  *
@@ -24,25 +24,57 @@ export function schemaRef(name: string): { $ref: string } {
  * an explicit `mapping` (the implicit one would look for components named `send`, `stop`, ...).
  */
 export function nameSchemas(doc: Oas3Definition, named: ReadonlyMap<string, Oas3Schema>): void {
-  const byShape = new Map<string, string>();
+  // Names by JSON; two names with the same JSON are ambiguous, which matters only where used.
+  const byShape = new Map<string, string[]>();
   for (const [name, schema] of named) {
     const shape = JSON.stringify(schema);
-    const other = byShape.get(shape);
-    if (other !== undefined) throw new Error(`schemas ${other} and ${name} are identical: name only one`);
-    byShape.set(shape, name);
+    byShape.set(shape, [...(byShape.get(shape) ?? []), name]);
   }
   const replace = (node: unknown, isNamedRoot: boolean): unknown => {
     if (Array.isArray(node)) return node.map((item) => replace(item, false));
     if (!isObject(node)) return node;
-    const name = isNamedRoot ? undefined : byShape.get(JSON.stringify(node));
-    if (name !== undefined) return schemaRef(name);
+    const names = isNamedRoot ? undefined : byShape.get(JSON.stringify(node));
+    if (names !== undefined) {
+      const [name, ...others] = names;
+      if (name === undefined || others.length > 0) throw new Error(`ambiguous schema: ${names.join(' or ')}`);
+      return schemaRef(name);
+    }
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, replace(value, false)]));
   };
-  const schemas: Record<string, Oas3Schema> = {};
-  for (const [name, schema] of named) schemas[name] = replace(schema, true) as Oas3Schema;
-  for (const schema of Object.values(schemas)) addDiscriminatorMapping(schema, schemas);
+  const all: Record<string, Oas3Schema> = {};
+  for (const [name, schema] of named) all[name] = replace(schema, true) as Oas3Schema;
   if (doc.paths !== undefined) doc.paths = replace(doc.paths, false) as NonNullable<Oas3Definition['paths']>;
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...schemas } };
+  // Only what the routes reach, directly or through other named schemas.
+  const schemas: Record<string, Oas3Schema> = {};
+  const pending = refsIn(doc.paths);
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    const schema = all[name];
+    if (schema === undefined || name in schemas) continue;
+    schemas[name] = schema;
+    pending.push(...refsIn(schema));
+  }
+  for (const schema of Object.values(schemas)) addDiscriminatorMapping(schema, schemas);
+  const sorted = Object.fromEntries(
+    [...named.keys()].filter((name) => name in schemas).map((name) => [name, schemas[name]]),
+  );
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...sorted } };
+}
+
+/** The names of the component schemas referenced anywhere in a node. */
+function refsIn(node: unknown): string[] {
+  const names: string[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (isObject(value)) {
+      const ref = value.$ref;
+      if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+        names.push(ref.slice('#/components/schemas/'.length));
+      }
+      Object.values(value).forEach(visit);
+    }
+  };
+  visit(node);
+  return names;
 }
 
 function addDiscriminatorMapping(schema: Oas3Schema, schemas: Readonly<Record<string, Oas3Schema>>): void {

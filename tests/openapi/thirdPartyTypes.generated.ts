@@ -114,12 +114,110 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ActionResponse: components["schemas"]["SendActionResponse"] | components["schemas"]["StopActionResponse"] | components["schemas"]["ContinueActionResponse"] | components["schemas"]["WorkspaceActionResponse"] | components["schemas"]["ModelActionResponse"] | components["schemas"]["BranchActionResponse"] | components["schemas"]["EditMessageActionResponse"] | components["schemas"]["RegenerateActionResponse"] | components["schemas"]["NewConversationActionResponse"] | components["schemas"]["SelectConversationActionResponse"] | components["schemas"]["RenameConversationActionResponse"] | components["schemas"]["DeleteConversationActionResponse"] | components["schemas"]["SelectProjectActionResponse"] | components["schemas"]["ApproveActionResponse"] | components["schemas"]["UpdateSettingsActionResponse"] | components["schemas"]["RemoveAttachmentActionResponse"] | components["schemas"]["RefreshMediaActionResponse"];
+        Action: components["schemas"]["SendAction"] | components["schemas"]["StopAction"] | components["schemas"]["ContinueAction"] | components["schemas"]["WorkspaceAction"] | components["schemas"]["ModelAction"] | components["schemas"]["BranchAction"] | components["schemas"]["EditMessageAction"] | components["schemas"]["RegenerateAction"] | components["schemas"]["NewConversationAction"] | components["schemas"]["SelectConversationAction"] | components["schemas"]["RenameConversationAction"] | components["schemas"]["DeleteConversationAction"] | components["schemas"]["SelectProjectAction"] | components["schemas"]["ApproveAction"] | components["schemas"]["UpdateSettingsAction"] | components["schemas"]["RemoveAttachmentAction"] | components["schemas"]["RefreshMediaAction"];
+        Approval: {
+            id: string;
+            tool: string;
+            summary: string;
+            args: string;
+            conversationId: string;
+            messageId: string;
+            createdAt: number;
+        };
+        HostAttachment: {
+            id: string;
+            name: string;
+            type: string;
+            size: number;
+        };
+        ConversationSummary: {
+            id: string;
+            title: string;
+            projectId: string;
+            createdAt: number;
+        };
+        /** @enum {string} */
+        EventFrames: "named" | "compact";
         Locale: {
             language: string;
             strings: {
                 [key: string]: string;
             };
             protocol: number;
+        };
+        MediaRef: {
+            id: string;
+            expiresAt: number;
+        };
+        /** @enum {string} */
+        MessageRole: "user" | "assistant" | "tool" | "system";
+        Message: {
+            id: string;
+            parentId: string | null;
+            role: components["schemas"]["MessageRole"];
+            text: string;
+            status: components["schemas"]["MessageStatus"];
+            createdAt: number;
+            attachments: components["schemas"]["Attachment"][];
+            sibling: {
+                index: number;
+                count: number;
+            };
+            model?: string;
+            error?: string;
+            tool?: components["schemas"]["ToolCall"];
+        };
+        /** @enum {string} */
+        MessageStatus: "complete" | "streaming" | "stopped" | "error" | "waiting";
+        Model: {
+            id: string;
+            name: string;
+            provider: string;
+        };
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            /** @enum {string} */
+            code: "invalid_request" | "duplicate_header" | "unauthorized" | "forbidden_host" | "workspace_forbidden" | "view_only" | "https_required" | "not_found" | "request_timeout" | "method_not_allowed" | "session_mismatch" | "length_required" | "chunked_not_allowed" | "payload_too_large" | "header_too_large" | "unsupported_media_type" | "not_applicable" | "rate_limited" | "internal";
+            issues?: components["schemas"]["ValidationIssue"][];
+            current?: components["schemas"]["SessionIdentity"];
+        };
+        Project: {
+            id: string;
+            name: string;
+            workspace: components["schemas"]["Workspace"];
+            createdAt: number;
+        };
+        RunStatus: {
+            /** @enum {string} */
+            state: "idle" | "streaming" | "waiting_approval";
+            messageId: string | null;
+        };
+        SessionIdentity: {
+            instanceId: string;
+            sessionRevision: number;
+            conversationId: string;
+            projectId: string;
+        };
+        SessionMismatch: {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            /** @enum {string} */
+            code: "session_mismatch";
+            issues?: components["schemas"]["ValidationIssue"][];
+            current: components["schemas"]["SessionIdentity"];
+        };
+        Settings: {
+            /** @enum {string} */
+            theme: "system" | "light" | "dark";
+            autoApprove: string[];
+            allowCommands: boolean;
+            systemPrompt: string;
         };
         Snapshot: {
             instanceId: string;
@@ -148,42 +246,23 @@ export interface components {
             /** @enum {number} */
             protocol: 1;
         };
-        SessionIdentity: {
-            instanceId: string;
-            sessionRevision: number;
-            conversationId: string;
-            projectId: string;
-        };
-        ConversationSummary: {
-            id: string;
-            title: string;
-            projectId: string;
-            createdAt: number;
-        };
-        Message: {
-            id: string;
-            parentId: string | null;
-            role: components["schemas"]["MessageRole"];
-            text: string;
-            status: components["schemas"]["MessageStatus"];
-            createdAt: number;
-            attachments: components["schemas"]["Attachment"][];
-            sibling: {
-                index: number;
-                count: number;
-            };
-            model?: string;
-            error?: string;
-            tool?: components["schemas"]["ToolCall"];
-        };
-        /** @enum {string} */
-        MessageRole: "user" | "assistant" | "tool" | "system";
-        /** @enum {string} */
-        MessageStatus: "complete" | "streaming" | "stopped" | "error" | "waiting";
         ToolCall: {
             name: string;
             args: string;
             approvalId?: string;
+        };
+        Tool: {
+            name: string;
+            description: string;
+            needsApproval: boolean;
+            enabled: boolean;
+        };
+        UploadResponse: {
+            attachment: components["schemas"]["HostAttachment"];
+        };
+        ValidationIssue: {
+            path: (string | number)[];
+            message: string;
         };
         Attachment: {
             id: string;
@@ -192,86 +271,9 @@ export interface components {
             size: number;
             media: components["schemas"]["MediaRef"];
         };
-        HostAttachment: {
-            id: string;
-            name: string;
-            type: string;
-            size: number;
-        };
-        MediaRef: {
-            id: string;
-            expiresAt: number;
-        };
-        RunStatus: {
-            /** @enum {string} */
-            state: "idle" | "streaming" | "waiting_approval";
-            messageId: string | null;
-        };
-        Project: {
-            id: string;
-            name: string;
-            workspace: components["schemas"]["Workspace"];
-            createdAt: number;
-        };
         Workspace: {
             uri: string;
             name: string;
-        };
-        Model: {
-            id: string;
-            name: string;
-            provider: string;
-        };
-        Tool: {
-            name: string;
-            description: string;
-            needsApproval: boolean;
-            enabled: boolean;
-        };
-        Approval: {
-            id: string;
-            tool: string;
-            summary: string;
-            args: string;
-            conversationId: string;
-            messageId: string;
-            createdAt: number;
-        };
-        Settings: {
-            /** @enum {string} */
-            theme: "system" | "light" | "dark";
-            autoApprove: string[];
-            allowCommands: boolean;
-            systemPrompt: string;
-        };
-        Action: components["schemas"]["SendAction"] | components["schemas"]["StopAction"] | components["schemas"]["ContinueAction"] | components["schemas"]["WorkspaceAction"] | components["schemas"]["ModelAction"] | components["schemas"]["BranchAction"] | components["schemas"]["EditMessageAction"] | components["schemas"]["RegenerateAction"] | components["schemas"]["NewConversationAction"] | components["schemas"]["SelectConversationAction"] | components["schemas"]["RenameConversationAction"] | components["schemas"]["DeleteConversationAction"] | components["schemas"]["SelectProjectAction"] | components["schemas"]["ApproveAction"] | components["schemas"]["UpdateSettingsAction"] | components["schemas"]["RemoveAttachmentAction"] | components["schemas"]["RefreshMediaAction"];
-        ActionResponse: components["schemas"]["SendActionResponse"] | components["schemas"]["StopActionResponse"] | components["schemas"]["ContinueActionResponse"] | components["schemas"]["WorkspaceActionResponse"] | components["schemas"]["ModelActionResponse"] | components["schemas"]["BranchActionResponse"] | components["schemas"]["EditMessageActionResponse"] | components["schemas"]["RegenerateActionResponse"] | components["schemas"]["NewConversationActionResponse"] | components["schemas"]["SelectConversationActionResponse"] | components["schemas"]["RenameConversationActionResponse"] | components["schemas"]["DeleteConversationActionResponse"] | components["schemas"]["SelectProjectActionResponse"] | components["schemas"]["ApproveActionResponse"] | components["schemas"]["UpdateSettingsActionResponse"] | components["schemas"]["RemoveAttachmentActionResponse"] | components["schemas"]["RefreshMediaActionResponse"];
-        UploadResponse: {
-            attachment: components["schemas"]["HostAttachment"];
-        };
-        Problem: {
-            type: string;
-            title: string;
-            status: number;
-            detail: string;
-            /** @enum {string} */
-            code: "invalid_request" | "duplicate_header" | "unauthorized" | "forbidden_host" | "workspace_forbidden" | "view_only" | "https_required" | "not_found" | "request_timeout" | "method_not_allowed" | "session_mismatch" | "length_required" | "chunked_not_allowed" | "payload_too_large" | "header_too_large" | "unsupported_media_type" | "not_applicable" | "rate_limited" | "internal";
-            issues?: components["schemas"]["ValidationIssue"][];
-            current?: components["schemas"]["SessionIdentity"];
-        };
-        ValidationIssue: {
-            path: (string | number)[];
-            message: string;
-        };
-        SessionMismatch: {
-            type: string;
-            title: string;
-            status: number;
-            detail: string;
-            /** @enum {string} */
-            code: "session_mismatch";
-            issues?: components["schemas"]["ValidationIssue"][];
-            current: components["schemas"]["SessionIdentity"];
         };
         SendAction: {
             /**
@@ -930,7 +932,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description `compact`: a streamed word arrives as a frame without an `event:` line (the SSE type `message`), a few bytes less each; for clients that read every event type. Default `named`: every state update is an `event: state`. */
-                frames?: "named" | "compact";
+                frames?: components["schemas"]["EventFrames"];
             };
             header?: {
                 /**
