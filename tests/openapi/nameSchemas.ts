@@ -54,9 +54,12 @@ export function nameSchemas(doc: Oas3Definition, named: ReadonlyMap<string, Oas3
     pending.push(...refsIn(schema));
   }
   for (const schema of Object.values(schemas)) addDiscriminatorMapping(schema, schemas);
-  const sorted = Object.fromEntries(
-    [...named.keys()].filter((name) => name in schemas).map((name) => [name, schemas[name]]),
-  );
+  // In the contract's order, not the order they were reached in.
+  const sorted: Record<string, Oas3Schema> = {};
+  for (const name of named.keys()) {
+    const schema = schemas[name];
+    if (schema !== undefined) sorted[name] = schema;
+  }
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...sorted } };
 }
 
