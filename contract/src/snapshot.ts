@@ -104,7 +104,33 @@ export const toolSchema = z.object({
   /** Calls wait for an approval unless the tool is allowed for the session in settings. */
   needsApproval: z.boolean(),
   enabled: z.boolean(),
+  /** The MCP server the tool comes from (its name in the host's MCP config); absent for the host's own tools. */
+  server: z.string().optional(),
 });
+
+/**
+ * One MCP server the host is configured to use, and how it is doing. While a server is not
+ * `ready` its tools are not listed.
+ */
+export const mcpServerSchema = z.object({
+  /** The server's name in the host's MCP config; its tools are named `<name>__<tool>`. */
+  name: z.string().min(1),
+  transport: z.enum(['stdio', 'http']),
+  /**
+   * `starting`: first connection under way; `ready`: its tools are listed; `failed`: it could
+   * not start or stopped working (see `lastError`), a retry is scheduled unless its config is
+   * invalid; `restarting`: connecting again after a failure or a restart asked for.
+   */
+  state: z.enum(['starting', 'ready', 'failed', 'restarting']),
+  /** How many of its tools are listed now (0 unless `ready`). */
+  toolCount: z.number().int().nonnegative(),
+  /** `ask`: each call waits for an approval; `allow`: calls run at once, except destructive tools. */
+  approval: z.enum(['ask', 'allow']),
+  /** Why it last failed, in words a person can act on; never the config's env or headers. */
+  lastError: z.string().optional(),
+});
+/** An MCP server's status. */
+export type McpServer = z.infer<typeof mcpServerSchema>;
 
 /** A tool call waiting for the user to allow or deny it. */
 export const approvalSchema = z.object({
@@ -155,7 +181,11 @@ function snapshotSchemaOf<A extends z.ZodTypeAny>(attachment: A) {
       roots: z.array(workspaceSchema),
     }),
     models: z.object({ current: z.string(), list: z.array(modelSchema) }),
-    tools: z.object({ list: z.array(toolSchema) }),
+    tools: z.object({
+      list: z.array(toolSchema),
+      /** The host's MCP servers; absent when it has none configured (and from older hosts). */
+      servers: z.array(mcpServerSchema).optional(),
+    }),
     approvals: z.array(approvalSchema),
     settings: settingsSchema,
   });
