@@ -73,17 +73,31 @@ export class Attachments {
    * attaches it to a message at once. The caller adds the returned attachment to the tree.
    */
   addText(conversationId: string, messageId: string, name: string, text: string): HostAttachment {
+    return this.addFile(conversationId, messageId, name, 'text/plain', text);
+  }
+
+  /**
+   * Stores content the host produced (a file a tool returned: an image, a resource) and
+   * attaches it to a message at once, as {@link addText} does.
+   */
+  addFile(
+    conversationId: string,
+    messageId: string,
+    name: string,
+    type: string,
+    data: string | Uint8Array,
+  ): HostAttachment {
     fs.mkdirSync(this.uploadDir, { recursive: true, mode: 0o700 });
     // Named like the bridge names uploads: random, so no name says what is inside.
     const file = path.join(this.uploadDir, randomBytes(16).toString('base64url'));
-    fs.writeFileSync(file, text, { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(file, data, { mode: 0o600, flag: 'wx' });
     const row: AttachmentRow = {
       id: newId(),
       conversation_id: conversationId,
       message_id: messageId,
       name,
-      type: 'text/plain',
-      size: Buffer.byteLength(text),
+      type,
+      size: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength,
       path: file,
       created_at: Date.now(),
     };

@@ -18,6 +18,7 @@ import { MessageActions } from './MessageActions';
 import { ProjectActions } from './ProjectActions';
 import { mergeSettings } from './settings';
 import type { Tool } from './tools/Tool';
+import type { ToolSource } from './tools/ToolSource';
 
 /** Options of {@link ChatController}. */
 export interface ChatControllerOptions {
@@ -35,6 +36,8 @@ export interface ChatControllerOptions {
   readonly uploadDir: string;
   /** The tools the models may call. @default BUILTIN_TOOLS */
   readonly tools?: readonly Tool[];
+  /** Tools that come and go beside them (MCP servers'). */
+  readonly toolSource?: ToolSource;
 }
 
 /**

@@ -19,6 +19,7 @@ import { loadSettings } from './settings';
 import { ToolCalls } from './ToolCalls';
 import { BUILTIN_TOOLS } from './tools/builtinTools';
 import type { Tool } from './tools/Tool';
+import type { ToolSource } from './tools/ToolSource';
 import { restoreWorkspaceRoots } from './workspaceRoots';
 
 /** The kv key of the last session revision handed out, so that a restart continues above it. */
@@ -50,8 +51,10 @@ export class ControllerCore {
   readonly attachments: Attachments;
   /** The echo model and the configured providers. */
   readonly registry: ModelRegistry;
-  /** The tools the models may call. */
+  /** The host's own tools (see {@link allTools} for the ones offered now). */
   readonly tools: readonly Tool[];
+  /** Tools that come and go (MCP servers'), if any. */
+  readonly toolSource: ToolSource | undefined;
   /** The current projection and its subscribers. */
   readonly publisher = new ProjectionPublisher();
   /** The current settings; replaced (never mutated) on update, as the projection shares them. */
@@ -59,6 +62,7 @@ export class ControllerCore {
   /** Set by {@link close}; late replies and tool results check it so they touch nothing after. */
   closed = false;
   private sessionRevision: number;
+  private readonly unsubscribeTools: (() => void) | undefined;
 
   constructor(options: ChatControllerOptions) {
     this.store = options.store;
@@ -70,10 +74,13 @@ export class ControllerCore {
     this.selection = new Selection(this.store, this.registry.defaultModel, (id) => this.registry.has(id));
     this.attachments = new Attachments(this.store, options.uploadDir);
     this.tools = options.tools ?? BUILTIN_TOOLS;
+    this.toolSource = options.toolSource;
+    const toolSource = this.toolSource;
     this.toolCalls = new ToolCalls({
       store: this.store,
       selection: this.selection,
       tools: this.tools,
+      ...(toolSource === undefined ? {} : { findTool: (name: string) => toolSource.find(name) }),
       attachments: this.attachments,
       runner: this.runner,
       onBackgroundResult: (conversationId, result) => {
@@ -90,6 +97,20 @@ export class ControllerCore {
     if (defaultWorkspace === undefined) throw new Error('At least one workspace root is needed.');
     this.selection.restore(defaultWorkspace);
     this.refresh();
+    // Servers report from their own callbacks: the projection is rebuilt on the executor.
+    this.unsubscribeTools = toolSource?.subscribe(() => {
+      this.executor
+        .run(() => this.refresh())
+        .catch(() => {
+          // The executor only fails a task that threw; refresh after close does nothing.
+        });
+    });
+  }
+
+  /** The tools offered now: the host's own, then those of the MCP servers that are ready. */
+  allTools(): readonly Tool[] {
+    const extra = this.toolSource?.list() ?? [];
+    return extra.length === 0 ? this.tools : [...this.tools, ...extra];
   }
 
   /** Where a send would land now. */
@@ -133,7 +154,8 @@ export class ControllerCore {
         streamingMessageId: this.runner.streamingMessage(this.selection.conversationId),
         roots: this.authoriser.roots,
         models: this.registry.list,
-        tools: this.tools,
+        tools: this.allTools(),
+        ...(this.toolSource === undefined ? {} : { servers: this.toolSource.servers() }),
         settings: this.settings,
       }),
     );
@@ -165,7 +187,7 @@ export class ControllerCore {
       messages: modelHistory(selection.tree.path(reply.parent_id), selection.tree, (id) =>
         this.attachments.file(id),
       ),
-      tools: offeredTools(this.tools, this.settings),
+      tools: offeredTools(this.allTools(), this.settings),
       partial: reply.text,
     });
   }
@@ -193,6 +215,7 @@ export class ControllerCore {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.unsubscribeTools?.();
     this.runner.stopAll();
     this.publisher.clear();
     this.store.close();

@@ -14,7 +14,12 @@ export interface ToolCallsOptions {
   readonly store: HostStore;
   readonly selection: Selection;
   readonly tools: readonly Tool[];
-  /** Where large results are stored. */
+  /**
+   * Looks up a tool that is not one of `tools`: those that come and go while the host runs
+   * (an MCP server's). It may return a tool whose server is away; its call then fails.
+   */
+  readonly findTool?: (name: string) => Tool | undefined;
+  /** Where large results (and files tools return) are stored. */
   readonly attachments: Attachments;
   /** Tracks tools that run in the background, so they show as running and `stop` aborts them. */
   readonly runner: ReplyRunner;
@@ -54,7 +59,7 @@ export class ToolCalls {
     argsText: string,
     settings: Settings,
   ): MessageRow | undefined {
-    const tool = this.tools.get(name);
+    const tool = this.find(name);
     const args = parseToolArgs(argsText);
     const call = this.selection.patchMessage(conversationId, messageId, {
       tool_name: name,
@@ -106,7 +111,7 @@ export class ToolCalls {
     const call = this.store.message(approval.message_id);
     if (!call) throw notFound('message');
     const conversationId = approval.conversation_id;
-    const tool = this.tools.get(approval.tool);
+    const tool = this.find(approval.tool);
     const args = parseToolArgs(approval.args);
     let outcome: ToolOutcome;
     if (decision === 'deny') {
@@ -141,6 +146,10 @@ export class ToolCalls {
   /** The pending approval of a conversation, if any. */
   pendingOf(conversationId: string) {
     return this.store.pendingApprovals().find((row) => row.conversation_id === conversationId);
+  }
+
+  private find(name: string): Tool | undefined {
+    return this.tools.get(name) ?? this.options.findTool?.(name);
   }
 
   /** Runs a tool: records its result at once, or tracks it while it works in the background. */
@@ -181,11 +190,15 @@ export class ToolCalls {
       approval_id: approvalId,
     };
     this.selection.insertMessage(result);
+    const { attachments } = this.options;
+    const attached = (outcome.files ?? []).map((file) =>
+      attachments.addFile(conversationId, result.id, file.name, file.type, file.data),
+    );
     if (shown.large) {
       const name = `${call.tool_name ?? 'tool'}-output.txt`;
-      const attachment = this.options.attachments.addText(conversationId, result.id, name, outcome.text);
-      this.selection.attach(conversationId, result.id, [attachment]);
+      attached.unshift(attachments.addText(conversationId, result.id, name, outcome.text));
     }
+    if (attached.length > 0) this.selection.attach(conversationId, result.id, attached);
     this.selection.patchMessage(conversationId, call.id, { status: 'complete' });
     const conversation = this.store.conversation(conversationId);
     if (conversation?.current_leaf_id === call.id) this.selection.setLeaf(conversationId, result.id);

@@ -5,6 +5,7 @@ import { toApproval, toProject, toSummary, toToolView, toWorkspace } from './pro
 import type { Selection } from './Selection';
 import { toHostMessage } from './toHostMessage';
 import type { Tool } from './tools/Tool';
+import type { ToolServerView } from './tools/ToolSource';
 import { toHostAttachment } from './tree';
 
 /** Everything a projection is built from. */
@@ -17,6 +18,8 @@ export interface ProjectionSources {
   readonly roots: readonly string[];
   readonly models: readonly ModelInfo[];
   readonly tools: readonly Tool[];
+  /** The MCP servers' status; absent when the host has none configured. */
+  readonly servers?: readonly ToolServerView[];
   readonly settings: Settings;
 }
 
@@ -38,7 +41,10 @@ export function buildProjection(sources: ProjectionSources): Projection {
     projects: { list: store.projects().map(toProject), roots: sources.roots.map(toWorkspace) },
     models: { current: selection.modelId, list: [...sources.models] },
     // Rebuilt each time; `share` keeps the previous object while nothing in it changed.
-    tools: { list: sources.tools.map((tool) => toToolView(tool, sources.settings)) },
+    tools: {
+      list: sources.tools.map((tool) => toToolView(tool, sources.settings)),
+      ...(sources.servers === undefined ? {} : { servers: [...sources.servers] }),
+    },
     approvals,
     settings: sources.settings,
   };

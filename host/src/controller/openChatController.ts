@@ -7,6 +7,7 @@ import type { ModelProvider } from '../models/ModelProvider';
 import { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { ChatController } from './ChatController';
 import type { Tool } from './tools/Tool';
+import type { ToolSource } from './tools/ToolSource';
 
 /** Options of {@link openChatController}. */
 export interface OpenChatControllerOptions {
@@ -22,6 +23,8 @@ export interface OpenChatControllerOptions {
   readonly providers?: readonly ModelProvider[];
   /** The tools models may call. @default BUILTIN_TOOLS */
   readonly tools?: readonly Tool[];
+  /** Tools that come and go beside them (MCP servers'). */
+  readonly toolSource?: ToolSource;
 }
 
 /**
@@ -50,6 +53,7 @@ export function openChatController(options: OpenChatControllerOptions): ChatCont
       ...(options.echoDelayMs === undefined ? {} : { echoDelayMs: options.echoDelayMs }),
       ...(options.providers === undefined ? {} : { providers: options.providers }),
       ...(options.tools === undefined ? {} : { tools: options.tools }),
+      ...(options.toolSource === undefined ? {} : { toolSource: options.toolSource }),
     });
   } catch (error) {
     store.close();

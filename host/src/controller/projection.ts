@@ -52,5 +52,6 @@ export function toToolView(tool: Tool, settings: Settings): ToolView {
     description: tool.description,
     needsApproval: tool.needsApproval,
     enabled: isToolEnabled(tool, settings),
+    ...(tool.server === undefined ? {} : { server: tool.server }),
   };
 }

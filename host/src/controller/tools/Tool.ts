@@ -4,6 +4,17 @@ import { ToolError } from './ToolError';
 /** Arguments of a tool call, parsed from the model's JSON. */
 export type ToolArgs = Readonly<Record<string, unknown>>;
 
+/** A file a tool produced (an image, a resource), attached to its result message. */
+export interface ToolFile {
+  readonly name: string;
+  /** MIME type. */
+  readonly type: string;
+  readonly data: Uint8Array;
+}
+
+/** What a tool answers: its text, or its text and the files that go with it. */
+export type ToolResult = string | { readonly text: string; readonly files: readonly ToolFile[] };
+
 /** What a tool call runs with. */
 export interface ToolContext {
   /** The real path of the project's workspace folder; every path argument stays inside it. */
@@ -16,13 +27,16 @@ export interface ToolContext {
 
 /**
  * A tool the model may call. It acts inside one project's workspace folder and returns the
- * text the model (and the user) sees as the result.
+ * text the model (and the user) sees as the result. `R` narrows what `run` answers, for a
+ * tool known to answer text only.
  */
-export interface Tool {
+export interface Tool<R extends ToolResult = ToolResult> {
   readonly name: string;
   readonly description: string;
   /** Whether a call waits for the user's approval (unless auto-approved in settings). */
   readonly needsApproval: boolean;
+  /** The MCP server the tool comes from; absent for the host's own tools. */
+  readonly server?: string;
   /** JSON Schema of the arguments, offered to models that call tools by schema. */
   readonly parameters: Readonly<Record<string, unknown>>;
   /**
@@ -33,12 +47,12 @@ export interface Tool {
   /** One line a person can judge the call by. Never throws. */
   summarize(args: ToolArgs): string;
   /**
-   * Carries out the call and returns the result text: at once for quick work on the main
-   * executor, or as a promise for long work (a command), which then shows as the conversation's
-   * running step until it settles and is abandoned when `context.signal` aborts. Throws (or
-   * rejects with) a {@link ToolError} when it cannot.
+   * Carries out the call and returns the result text (and files, if any): at once for quick
+   * work on the main executor, or as a promise for long work (a command, an MCP call), which
+   * then shows as the conversation's running step until it settles and is abandoned when
+   * `context.signal` aborts. Throws (or rejects with) a {@link ToolError} when it cannot.
    */
-  run(args: ToolArgs, context: ToolContext): string | Promise<string>;
+  run(args: ToolArgs, context: ToolContext): R | Promise<R>;
 }
 
 /** Whether a tool may be called under these settings. */

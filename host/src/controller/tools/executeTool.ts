@@ -1,4 +1,4 @@
-import type { Tool, ToolArgs, ToolContext } from './Tool';
+import type { Tool, ToolArgs, ToolContext, ToolFile, ToolResult } from './Tool';
 import { ToolError } from './ToolError';
 
 /** How a tool call ended, ready to be recorded as a `tool` message. */
@@ -6,6 +6,8 @@ export interface ToolOutcome {
   readonly text: string;
   readonly status: 'complete' | 'error';
   readonly error: string | null;
+  /** Files the tool produced, attached to the result message. */
+  readonly files?: readonly ToolFile[];
 }
 
 /**
@@ -19,13 +21,13 @@ export function executeTool(
   args: ToolArgs,
   context: ToolContext,
 ): ToolOutcome | Promise<ToolOutcome> {
-  let value: string | Promise<string>;
+  let value: ToolResult | Promise<ToolResult>;
   try {
     value = tool.run(args, context);
   } catch (error) {
     return failure(tool, error);
   }
-  if (typeof value === 'string') return success(value);
+  if (!(value instanceof Promise)) return success(value);
   return value.then(success, (error: unknown) => failure(tool, error));
 }
 
@@ -45,8 +47,9 @@ export function parseToolArgs(text: string): ToolArgs | undefined {
   }
 }
 
-function success(text: string): ToolOutcome {
-  return { text, status: 'complete', error: null };
+function success(value: ToolResult): ToolOutcome {
+  if (typeof value === 'string') return { text: value, status: 'complete', error: null };
+  return { text: value.text, status: 'complete', error: null, files: value.files };
 }
 
 function failure(tool: Tool, error: unknown): ToolOutcome {

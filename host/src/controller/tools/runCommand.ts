@@ -33,7 +33,7 @@ type Ending = { readonly code: number | null; readonly signal: string | null };
  * ({@link commandEnv}). This confines where it starts, not what it can do: the program runs
  * with the host's rights, which is why every call is shown to the user first.
  */
-export function createRunCommand(options: RunCommandOptions = {}): Tool {
+export function createRunCommand(options: RunCommandOptions = {}): Tool<string> {
   const defaultTimeoutMs = options.timeoutMs ?? 30_000;
   const maxOutputBytes = options.maxOutputBytes ?? 64 * 1024;
   const killGraceMs = options.killGraceMs ?? 1000;
@@ -102,7 +102,7 @@ export function createRunCommand(options: RunCommandOptions = {}): Tool {
 }
 
 /** The `run_command` tool with its default limits. */
-export const runCommand: Tool = createRunCommand();
+export const runCommand: Tool<string> = createRunCommand();
 
 interface Limits {
   readonly timeoutMs: number;
