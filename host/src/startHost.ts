@@ -13,6 +13,9 @@ import {
 import { createHostAdapter } from './adapter/createHostAdapter';
 import type { ChatController } from './controller/ChatController';
 import { openChatController } from './controller/openChatController';
+import { McpServers } from './mcp/McpServers';
+import type { McpLog, McpTuning } from './mcp/McpTuning';
+import { loadMcpConfig } from './mcp/mcpConfig';
 import type { ModelProvider } from './models/ModelProvider';
 
 /** Options of {@link startHost}. */
@@ -51,6 +54,15 @@ export interface StartHostOptions {
   readonly providers?: readonly ModelProvider[];
   /** Bridge tuning for tests (e.g. a faster auth throttle). */
   readonly tuning?: BridgeTuning;
+  /**
+   * An MCP config file read after `<dataDir>/mcp.json` (which is read when it exists); its
+   * servers replace those of the same name. A file that cannot be read or parsed is a startup error.
+   */
+  readonly mcpConfig?: string;
+  /** Where the MCP servers' lifecycle lines go. @default nowhere */
+  readonly mcpLog?: McpLog;
+  /** MCP timings (tests shorten them). */
+  readonly mcpTuning?: McpTuning;
 }
 
 /** A host running in this process. */
@@ -58,6 +70,8 @@ export interface RunningHost {
   readonly bridge: Bridge;
   readonly adapter: HostAdapter;
   readonly controller: ChatController;
+  /** The MCP servers, when the config names any. */
+  readonly mcp: McpServers | undefined;
   readonly address: ListeningAddress;
   /** `http(s)://<hostname>:<port>` with the real port. */
   readonly url: string;
@@ -78,8 +92,19 @@ export interface RunningHost {
  */
 export async function startHost(options: StartHostOptions): Promise<RunningHost> {
   const dataDir = path.resolve(options.dataDir);
+  const entries = loadMcpConfig([
+    { file: path.join(dataDir, 'mcp.json'), optional: true },
+    ...(options.mcpConfig === undefined ? [] : [{ file: path.resolve(options.mcpConfig), optional: false }]),
+  ]);
+  const servers = new McpServers({
+    entries,
+    ...(options.mcpLog === undefined ? {} : { log: options.mcpLog }),
+    ...(options.mcpTuning === undefined ? {} : { tuning: options.mcpTuning }),
+  });
+  const mcp = servers.configured ? servers : undefined;
   const controller = openChatController({
     dataDir,
+    ...(mcp === undefined ? {} : { toolSource: mcp }),
     ...(options.workspaceRoots === undefined ? {} : { workspaceRoots: options.workspaceRoots }),
     ...(options.echoDelayMs === undefined ? {} : { echoDelayMs: options.echoDelayMs }),
     ...(options.providers === undefined ? {} : { providers: options.providers }),
@@ -103,6 +128,8 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   try {
     const transport = { authorityDir: path.join(dataDir, 'tls'), ...options.transport };
     address = await bridge.listen({ port: options.port ?? 0, hostname, transport });
+    // After the listener: a port already taken fails the start before any server is spawned.
+    mcp?.start();
   } catch (error) {
     controller.close();
     throw error;
@@ -112,6 +139,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     bridge,
     adapter,
     controller,
+    mcp,
     address,
     url: `${address.scheme}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${address.port}`,
     close() {
@@ -120,6 +148,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
           await bridge.stop();
         } finally {
           controller.close();
+          await mcp?.close();
         }
       })();
       return closing;

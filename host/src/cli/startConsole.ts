@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { MCP_CONSOLE_HELP, mcpCommand } from '../mcp/mcpConsole';
 import type { RunningHost } from '../startHost';
 import { authorityBanner, connectionBanner } from './connectionBanner';
 import { generateAccessCode } from './generateAccessCode';
@@ -45,6 +46,7 @@ const HELP = `Commands:
   add-root <folder>    authorise another folder (browsers can then pick it or below it)
   approvals            list the tool calls waiting for approval
   allow <n>, deny <n>  decide approval n
+${MCP_CONSOLE_HELP}
   quit                 stop webbridge`;
 
 /**
@@ -169,6 +171,7 @@ export function startConsole(context: ConsoleContext): () => void {
       for (const [index, approval] of approvals.entries()) print(`  ${index + 1}. ${approval.summary}`);
     },
     allow: (arg) => decide(arg, 'allow'),
+    mcp: (arg) => mcpCommand(host.mcp, arg, print),
     deny: (arg) => decide(arg, 'deny'),
     quit: () => {
       rl.close();
