@@ -14,5 +14,13 @@ export default defineConfig(({ command }) => ({
   },
   // The MSW service worker exists only for `vite` (dev); the production build has no public dir.
   publicDir: command === 'serve' ? 'mocks-public' : false,
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', modulePreload: { polyfill: false } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    modulePreload: { polyfill: false },
+    // KaTeX's small fonts would be inlined as data: URLs, which the page's policy refuses
+    // (default-src 'self'): every font is a file served by the app.
+    assetsInlineLimit: (file) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
+  },
 }));

@@ -4,6 +4,7 @@ import { useSession } from '../state/SessionContext';
 import type { Approval, Message } from '../state/types';
 import { ApprovalCard } from './ApprovalCard';
 import { AttachmentView } from './AttachmentView';
+import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
 import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
@@ -59,6 +60,13 @@ export const MessageItem = pure(function MessageItem({
         <span class="role">{ROLE[message.role]}</span>
         {message.model && message.role === 'assistant' && <span class="model">{message.model}</span>}
         {status && <span class={`status status-label-${message.status}`}>{status}</span>}
+        {message.text !== '' && !editing && (
+          <CopyButton
+            text={message.text}
+            label="Copy message"
+            selectTarget={() => document.querySelector(`[data-message-id="${CSS.escape(message.id)}"] .body`)}
+          />
+        )}
       </div>
       {editing ? (
         <MessageEditor

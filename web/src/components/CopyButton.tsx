@@ -1,0 +1,51 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { type CopyOutcome, copyText } from '../render/copyText';
+
+/** Props of {@link CopyButton}. */
+export interface CopyButtonProps {
+  /** The text to copy, or a function that gives it at the moment of the click. */
+  readonly text: string | (() => string);
+  /** What the button copies, for its accessible name ("Copy code", "Copy message"). */
+  readonly label: string;
+  /** The element whose text is selected when copying is impossible (plain HTTP, refused). */
+  readonly selectTarget?: () => Element | null;
+}
+
+const SAID: { readonly [O in CopyOutcome]: string } = {
+  copied: 'Copied',
+  selected: 'Selected: press Ctrl+C',
+  failed: 'Copy failed',
+};
+
+/** How long the outcome stays on the button. @default 2000 */
+const SHOWN_MS = 2000;
+
+/**
+ * A small button that copies text (see {@link copyText} for the fallbacks) and says what
+ * happened, on the button and to screen readers.
+ */
+export function CopyButton({ text, label, selectTarget }: CopyButtonProps) {
+  const [outcome, setOutcome] = useState<CopyOutcome | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const onClick = async () => {
+    const result = await copyText(typeof text === 'function' ? text() : text, selectTarget?.());
+    setOutcome(result);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setOutcome(null), SHOWN_MS);
+  };
+  return (
+    <button
+      type="button"
+      class="copy-button"
+      aria-label={outcome ? `${label}: ${SAID[outcome]}` : label}
+      data-outcome={outcome ?? undefined}
+      onClick={() => void onClick()}
+    >
+      <span aria-hidden="true">{outcome ? SAID[outcome] : 'Copy'}</span>
+      <span class="visually-hidden" aria-live="polite">
+        {outcome ? SAID[outcome] : ''}
+      </span>
+    </button>
+  );
+}
