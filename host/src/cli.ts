@@ -1,5 +1,6 @@
 #!/usr/bin/env -S node --max-semi-space-size=2
 import { chooseAccessCode, chooseViewCode, forgetCode, keepCode } from './cli/accessCodes';
+import { cliLogging } from './cli/cliLogging';
 import { authorityBanner, connectionBanner } from './cli/connectionBanner';
 import { parseServeArgs, SERVE_HELP, type ServeConfig } from './cli/parseServeArgs';
 import { startConsole } from './cli/startConsole';
@@ -31,6 +32,11 @@ async function serve(config: ServeConfig): Promise<void> {
   if (apiKey) {
     for (const [name, value] of Object.entries(process.env)) if (value === apiKey) delete process.env[name];
   }
+  // A request line per request would bury the console's prompt; a service logs them all.
+  const logLevel = config.logLevel ?? (config.console && process.stdin.isTTY ? 'warn' : 'info');
+  // Log lines go to stderr (stdout is for the person and scripts reading the URL and code),
+  // readable on a terminal and JSON elsewhere.
+  const logging = cliLogging(process.stderr, logLevel);
   const host = await startHost({
     providers,
     dataDir: config.dataDir,
@@ -46,10 +52,10 @@ async function serve(config: ServeConfig): Promise<void> {
     hostname: config.hostname,
     echoDelayMs: config.echoDelayMs,
     workspaceRoots: config.workspaceRoots,
-    // A request line per request would bury the console's prompt; a service logs them all.
-    logLevel: config.logLevel ?? (config.console && process.stdin.isTTY ? 'warn' : 'info'),
-    // Log lines go to stderr: stdout is for the person (and scripts) reading the URL and code.
-    tuning: { logDestination: process.stderr },
+    logLevel,
+    tuning: { logDestination: logging.destination },
+    mcpLog: logging.mcpLog,
+    ...(config.mcpConfig === undefined ? {} : { mcpConfig: config.mcpConfig }),
     ...(config.heartbeatMs === undefined ? {} : { heartbeatMs: config.heartbeatMs }),
     ...(config.mediaTtlMs === undefined ? {} : { mediaTtlMs: config.mediaTtlMs }),
     ...(config.uploadLimit === undefined ? {} : { uploadLimit: config.uploadLimit }),
@@ -79,6 +85,8 @@ async function serve(config: ServeConfig): Promise<void> {
   process.stdout.write(`access code: ${accessCode}\n`);
   const models = host.controller.readState().models.list.map((m) => m.id);
   process.stdout.write(`models: ${models.join(', ')}\n`);
+  const mcpServers = host.mcp?.servers().map((server) => server.name) ?? [];
+  if (mcpServers.length > 0) process.stdout.write(`MCP servers: ${mcpServers.join(', ')}\n`);
   if (host.address.scheme === 'http' && config.insecureHttp) {
     process.stdout.write(
       'WARNING: plain HTTP off loopback (--insecure-http): anyone on this network can read the access code and every message.\n',

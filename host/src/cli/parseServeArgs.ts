@@ -32,6 +32,8 @@ export interface ServeConfig {
   readonly help: boolean;
   /** The OpenAI-compatible endpoint, when `--openai-base-url` is given. Holds the key: never log it. */
   readonly openai: OpenAiConfig | undefined;
+  /** `--mcp-config`: an MCP config read after `<dataDir>/mcp.json` (absolute path). */
+  readonly mcpConfig: string | undefined;
 }
 
 /** The text of `webbridge serve --help`. */
@@ -62,6 +64,9 @@ Options:
   --log-level <level>     fatal, error, warn, info, debug or silent (default info;
                           warn while the interactive console runs)
   --no-console            no interactive console, even on a terminal
+  --mcp-config <file>     MCP servers to use as tools, besides <data-dir>/mcp.json
+                          ({ "mcpServers": { "<name>": { "command", "args", "env" } or
+                          { "url", "headers" } } }; see docs/HOST.md)
 
 Models (the offline "echo" model is always there):
   --openai-base-url <url>     an OpenAI-compatible API root, e.g. https://api.openai.com/v1
@@ -108,6 +113,7 @@ export function parseServeArgs(
       'workspace-root': { type: 'string', multiple: true },
       'log-level': { type: 'string' },
       'no-console': { type: 'boolean' },
+      'mcp-config': { type: 'string' },
       'openai-base-url': { type: 'string' },
       'openai-api-key-env': { type: 'string' },
       'openai-timeout-ms': { type: 'string' },
@@ -157,6 +163,7 @@ export function parseServeArgs(
     console: values['no-console'] !== true,
     help: values.help === true,
     openai: openAiConfig(values, env),
+    mcpConfig: values['mcp-config'] === undefined ? undefined : path.resolve(values['mcp-config']),
   };
 }
 
