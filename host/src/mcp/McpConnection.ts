@@ -1,4 +1,5 @@
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   type CallToolResult,
   ErrorCode,
@@ -26,6 +27,8 @@ const STABLE_MS = 60_000;
 /** One connection attempt: callbacks of an older attempt find it replaced and do nothing. */
 interface Attempt extends OpenedClient {
   readonly id: number;
+  /** Set once the handshake and the tool list are done. */
+  ready: boolean;
 }
 
 /**
@@ -148,12 +151,15 @@ export class McpConnection {
 
   private async connect(state: 'starting' | 'restarting'): Promise<void> {
     clearTimeout(this.retryTimer);
-    const attempt: Attempt = { id: ++this.attempts, ...openClient(this.config) };
+    const attempt: Attempt = { id: ++this.attempts, ready: false, ...openClient(this.config) };
     this.current = attempt;
     this.toolsNow = [];
     this.setState(state);
     const { client } = attempt;
-    client.onclose = () => this.fail(attempt, this.exitReason(attempt, 'The server closed the connection.'));
+    client.onclose = () => {
+      // Before it is ready, the start's own failure (below) tells the story better.
+      if (attempt.ready) this.fail(attempt, this.exitReason(attempt, 'The server closed the connection.'));
+    };
     // Stray output (a server logging to stdout) is not fatal: a server that only says garbage
     // never completes the handshake and fails by its timeout.
     client.onerror = () => {};
@@ -164,13 +170,16 @@ export class McpConnection {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         void this.refreshTools(attempt);
       });
+      attempt.ready = true;
       this.toolsNow = tools;
       this.lastErrorNow = undefined;
       this.readySince = Date.now();
       this.setState('ready');
       this.log('info', `MCP server "${this.name}" is ready with ${tools.length} tools.`);
     } catch (error) {
-      this.fail(attempt, this.exitReason(attempt, `It could not start: ${this.scrub(error)}`));
+      const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+      const reason = closed ? 'It exited before it was ready.' : `It could not start: ${this.scrub(error)}`;
+      this.fail(attempt, this.exitReason(attempt, reason));
     }
   }
 
@@ -243,7 +252,11 @@ export class McpConnection {
   }
 
   private scrub(error: unknown): string {
-    return this.redactor.scrub(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    // The status says more than the body: 401 is a header to fix, 404 a URL.
+    const status =
+      error instanceof StreamableHTTPError && error.code !== undefined ? `HTTP ${error.code}: ` : '';
+    return this.redactor.scrub(`${status}${message}`);
   }
 
   private setState(state: McpState): void {
