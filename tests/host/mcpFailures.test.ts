@@ -1,0 +1,119 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { act, getState, waitFor } from '../support/api';
+import { serverPid } from './mcp/childProcesses';
+import { type McpTestHost, startMcpHost, waitForServer } from './mcp/mcpTestHost';
+import { send, waitForLast } from './modelHost';
+
+const MISBEHAVING = fileURLToPath(new URL('./mcp/misbehavingServer.mjs', import.meta.url));
+const NOISY_SECRET = 'tok-noisy-1f4e9a7c';
+
+let h: McpTestHost;
+beforeAll(async () => {
+  h = await startMcpHost({
+    missing: { command: 'wb-no-such-command-anywhere' },
+    invalid: { command: 42 },
+    noisy: { command: 'node', args: [MISBEHAVING, 'garbage'], env: { NOISY_SECRET } },
+    garbled: { command: 'node', args: [MISBEHAVING, 'badtools'] },
+    odd: {
+      command: 'node',
+      args: [MISBEHAVING, 'odd'],
+      env: { WB_SERVER: 'odd' },
+      approval: 'allow',
+      timeoutMs: 300,
+    },
+  });
+});
+afterAll(() => h?.close());
+beforeEach(async () => {
+  await act(h, { action: 'newConversation' });
+});
+
+function lastResult() {
+  return waitForLast(h, (m, s) => m.role === 'tool' && s.conversations.run.state === 'idle').then(
+    (s) => s.conversations.messages.at(-1)!,
+  );
+}
+
+describe('MCP servers that fail never take the host down', () => {
+  it('shows a server whose command does not exist as failed, with the reason, and keeps retrying', async () => {
+    const failed = await waitForServer(h, 'missing', 'failed');
+    expect(failed.lastError).toMatch(/^It could not start: spawn .*wb-no-such-command-anywhere ENOENT$/);
+    expect(failed.toolCount).toBe(0);
+    await waitFor(() =>
+      h.logs.filter((l) => l.includes('"missing" failed')).length >= 2 ? true : undefined,
+    );
+  });
+
+  it('shows an invalid entry as failed and never starts it', async () => {
+    const { tools } = await getState(h);
+    expect(tools.servers?.find((s) => s.name === 'invalid')).toEqual({
+      name: 'invalid',
+      transport: 'stdio',
+      state: 'failed',
+      toolCount: 0,
+      approval: 'ask',
+      lastError: 'Invalid config: give a "command" (stdio) or a "url" (Streamable HTTP).',
+    });
+  });
+
+  it('tells why a server that prints garbage and exits failed, without its secrets', async () => {
+    const failed = await waitForServer(
+      h,
+      'noisy',
+      'failed',
+      (s) => s.lastError?.includes('last output') === true,
+    );
+    expect(failed.lastError).toMatch(/Its last output: fatal: cannot go on$/);
+    await waitFor(() => (h.logs.some((l) => l.includes('"noisy" failed')) ? true : undefined));
+    const everything = JSON.stringify([await getState(h), h.logs]);
+    expect(everything).not.toContain(NOISY_SECRET);
+  });
+
+  it('fails a server whose tool list is garbage', async () => {
+    const failed = await waitForServer(h, 'garbled', 'failed');
+    expect(failed.lastError).toMatch(/^It could not start: /);
+    expect((await getState(h)).tools.list.some((t) => t.server === 'garbled')).toBe(false);
+  });
+
+  it('ends a call answered with garbage in an error; the server stays', async () => {
+    await waitForServer(h, 'odd', 'ready');
+    await send(h, '/tool odd__bad {}');
+    expect(await lastResult()).toMatchObject({
+      status: 'error',
+      error: 'The MCP server "odd" answered with something that is not a tool result.',
+    });
+    expect((await getState(h)).tools.servers?.find((s) => s.name === 'odd')?.state).toBe('ready');
+  });
+
+  it('restarts a server that is stuck: its call times out and a ping gets no answer', async () => {
+    await waitForServer(h, 'odd', 'ready');
+    const pid = serverPid('odd');
+    await send(h, '/tool odd__stuck {}');
+    expect(await lastResult()).toMatchObject({
+      status: 'error',
+      error: 'The MCP server "odd" did not answer within 0.3 s; the call was cancelled.',
+    });
+    const failed = await waitForServer(h, 'odd', 'failed');
+    expect(failed.lastError).toBe('It stopped answering (a call timed out and a ping got no answer).');
+    await waitForServer(h, 'odd', 'ready');
+    await waitFor(() => (serverPid('odd') !== pid ? true : undefined));
+    await send(h, '/tool odd__fine {}');
+    expect((await lastResult()).text).toBe('fine');
+  });
+
+  it('answers a call of a server that is away with the reason, at once', async () => {
+    await send(h, '/tool missing__anything {}');
+    const result = await lastResult();
+    expect(result.status).toBe('error');
+    expect(result.error).toMatch(
+      /^The MCP server "missing" is not ready \((failed|restarting)\)\. Last error: It could not start/,
+    );
+  });
+
+  it('still serves the web API and the echo model meanwhile', async () => {
+    await send(h, 'still here');
+    const done = await waitForLast(h, (m) => m.role === 'assistant' && m.status === 'complete');
+    expect(done.conversations.messages.at(-1)?.text).toBe('still here');
+  });
+});
