@@ -223,16 +223,15 @@ describe('markdown, code and math in Chromium', () => {
         await reply.locator('.math .katex').first().waitFor();
         await reply.locator('[data-highlighted="yes"]').first().waitFor();
         await page.evaluate('document.fonts.ready');
-        await reply.locator('table').scrollIntoViewIfNeeded();
-        await shot(page, `markdown-${screen}-${scheme}`);
-        await reply.screenshot({
-          path: join(
-            dirname(fileURLToPath(import.meta.url)),
-            '..',
-            '.artifacts',
-            `markdown-${screen}-${scheme}-reply.png`,
-          ),
-        });
+        // The reply's start (heading, links, lists, tasks) and its end (code, math, footnotes).
+        await page.evaluate(
+          "[...document.querySelectorAll('.message-assistant')].at(-1).scrollIntoView({ block: 'start' })",
+        );
+        await shot(page, `markdown-${screen}-${scheme}-start`);
+        await page.evaluate(
+          "[...document.querySelectorAll('.message-assistant')].at(-1).scrollIntoView({ block: 'end' })",
+        );
+        await shot(page, `markdown-${screen}-${scheme}-end`);
         expect(problems).toEqual([]);
         await context.close();
       }, 30_000);

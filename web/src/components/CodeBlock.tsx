@@ -59,12 +59,15 @@ export function CodeBlock({ code, lang, complete }: CodeBlockProps) {
         <CopyButton text={code} label="Copy code" selectTarget={() => pre.current} />
       </div>
       <pre ref={pre}>
-        <code
-          class={nodes ? `hljs language-${lang}` : undefined}
-          data-highlighted={nodes ? 'yes' : undefined}
-        >
-          {nodes ?? code}
-        </code>
+        {/* A new element when highlighting arrives: the text node it replaces would otherwise
+            be kept and cut to the first token, and Chromium counts that as a layout shift. */}
+        {nodes ? (
+          <code key="highlighted" class={`hljs language-${lang}`} data-highlighted="yes">
+            {nodes}
+          </code>
+        ) : (
+          <code key="plain">{code}</code>
+        )}
       </pre>
     </div>
   );

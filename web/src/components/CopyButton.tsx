@@ -9,6 +9,12 @@ export interface CopyButtonProps {
   readonly label: string;
   /** The element whose text is selected when copying is impossible (plain HTTP, refused). */
   readonly selectTarget?: () => Element | null;
+  /**
+   * Keeps the button's place but hides it (nothing to copy yet, as before a reply's first
+   * word): appearing later would move what is beside it.
+   * @default false
+   */
+  readonly hidden?: boolean;
 }
 
 const SAID: { readonly [O in CopyOutcome]: string } = {
@@ -24,7 +30,7 @@ const SHOWN_MS = 2000;
  * A small button that copies text (see {@link copyText} for the fallbacks) and says what
  * happened, on the button and to screen readers.
  */
-export function CopyButton({ text, label, selectTarget }: CopyButtonProps) {
+export function CopyButton({ text, label, selectTarget, hidden = false }: CopyButtonProps) {
   const [outcome, setOutcome] = useState<CopyOutcome | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -37,7 +43,9 @@ export function CopyButton({ text, label, selectTarget }: CopyButtonProps) {
   return (
     <button
       type="button"
-      class="copy-button"
+      class={hidden ? 'copy-button copy-button-hidden' : 'copy-button'}
+      disabled={hidden}
+      aria-hidden={hidden || undefined}
       aria-label={outcome ? `${label}: ${SAID[outcome]}` : label}
       data-outcome={outcome ?? undefined}
       onClick={() => void onClick()}

@@ -60,8 +60,9 @@ export const MessageItem = pure(function MessageItem({
         <span class="role">{ROLE[message.role]}</span>
         {message.model && message.role === 'assistant' && <span class="model">{message.model}</span>}
         {status && <span class={`status status-label-${message.status}`}>{status}</span>}
-        {message.text !== '' && !editing && (
+        {!editing && (message.text !== '' || message.role === 'assistant') && (
           <CopyButton
+            hidden={message.text === ''}
             text={message.text}
             label="Copy message"
             selectTarget={() => document.querySelector(`[data-message-id="${CSS.escape(message.id)}"] .body`)}
