@@ -35,7 +35,7 @@ export function Sidebar({ snapshot, onNavigate, onClose, onDisconnect }: Sidebar
         <ConversationList snapshot={snapshot} onNavigate={onNavigate} />
         <ProjectPanel snapshot={snapshot} onNavigate={onNavigate} />
         <ModelPicker models={snapshot.models} />
-        <ToolsList tools={snapshot.tools.list} />
+        <ToolsList tools={snapshot.tools.list} servers={snapshot.tools.servers} />
         <SettingsPanel settings={snapshot.settings} tools={snapshot.tools.list} />
       </fieldset>
       <button type="button" class="link-button disconnect" onClick={onDisconnect}>
