@@ -27,7 +27,8 @@ export async function startHttpMcpServer(token: string, port = 0): Promise<HttpM
       return;
     }
     const mcp = mcpServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    // No session id generator: stateless, a transport per request.
+    const transport = new StreamableHTTPServerTransport({});
     res.on('close', () => {
       void transport.close();
       void mcp.close();
