@@ -146,6 +146,17 @@ export interface components {
             };
             protocol: number;
         };
+        McpServer: {
+            name: string;
+            /** @enum {string} */
+            transport: "stdio" | "http";
+            /** @enum {string} */
+            state: "starting" | "ready" | "failed" | "restarting";
+            toolCount: number;
+            /** @enum {string} */
+            approval: "ask" | "allow";
+            lastError?: string;
+        };
         MediaRef: {
             id: string;
             expiresAt: number;
@@ -240,6 +251,7 @@ export interface components {
             };
             tools: {
                 list: components["schemas"]["Tool"][];
+                servers?: components["schemas"]["McpServer"][];
             };
             approvals: components["schemas"]["Approval"][];
             settings: components["schemas"]["Settings"];
@@ -256,6 +268,7 @@ export interface components {
             description: string;
             needsApproval: boolean;
             enabled: boolean;
+            server?: string;
         };
         UploadResponse: {
             attachment: components["schemas"]["HostAttachment"];
