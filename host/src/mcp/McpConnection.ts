@@ -229,10 +229,12 @@ export class McpConnection {
     void closeAttempt(attempt);
     if (this.stateNow === 'ready' && Date.now() - this.readySince >= STABLE_MS) this.failures = 0;
     const delay = backoffDelay(this.failures++, this.tuning.backoffInitialMs, this.tuning.backoffMaxMs);
+    // The same failure again (a server that cannot start) is said once, not at every retry.
+    const level = reason === this.lastErrorNow ? 'info' : 'warn';
     this.toolsNow = [];
     this.lastErrorNow = reason;
     this.setState('failed');
-    this.log('warn', `MCP server "${this.name}" failed: ${reason} Retrying in ${seconds(delay)}.`);
+    this.log(level, `MCP server "${this.name}" failed: ${reason} Retrying in ${seconds(delay)}.`);
     this.retryTimer = setTimeout(() => void this.connect('restarting'), delay);
     this.retryTimer.unref();
   }
