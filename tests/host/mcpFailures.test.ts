@@ -43,6 +43,10 @@ describe('MCP servers that fail never take the host down', () => {
     await waitFor(() =>
       h.logs.filter((l) => l.includes('"missing" failed')).length >= 2 ? true : undefined,
     );
+    // Said as a warning once; the same reason again at every retry only as info.
+    const lines = h.logs.filter((l) => l.includes('"missing" failed'));
+    expect(lines[0]).toMatch(/^warn: /);
+    expect(lines.slice(1).every((l) => l.startsWith('info: '))).toBe(true);
   });
 
   it('shows an invalid entry as failed and never starts it', async () => {
