@@ -1,13 +1,14 @@
 /**
  * The web client's budget (issue 4), measured: initial JavaScript and CSS (gzip) of web/dist,
  * first paint of the connection page, time to render a 2,000-message conversation, and the
- * layout shift while a reply streams. A real host runs in this process; Debian's Chromium
- * loads the built page from it over loopback.
+ * layout shift while a reply streams; the lazy chunks with their sizes, and the cost of
+ * re-rendering a 2,000-word reply after one more word (markdownRender.ts). A real host runs in
+ * this process; Debian's Chromium loads the built page from it over loopback.
  *
  * Run: npx pnpm --filter @webbridge/web build && node --import tsx tests/bench/web.ts
  * (`--shots` also saves screenshots of the long conversation into tests/.artifacts/.)
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,13 +31,17 @@ import {
   scriptedModels,
   seedConversation,
 } from '../browser/scriptedModel';
+import { markdownRenderRows } from './markdownRender';
 import { printTable, quantile } from './table';
 
 const CODE = 'bench-web-3m8q-5tz1';
 const EXCHANGES = 1000;
 const PAINT_RUNS = 5;
 const RENDER_RUNS = 3;
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
+// WEBBRIDGE_BENCH_WEB_DIST measures another build (an earlier commit's, to compare on one machine).
+const dist =
+  process.env.WEBBRIDGE_BENCH_WEB_DIST ??
+  join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 const median = (values: number[]) => quantile(values, 0.5);
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
@@ -92,6 +97,37 @@ function bundleRows(): Record<string, string | number>[] {
     },
     { what: 'initial CSS', files: css.length, raw: kib(c.raw), gzip: kib(c.gz), budget: '—' },
   ];
+}
+
+/**
+ * Everything else the build holds: chunks loaded by `import()` when first needed (the
+ * markdown renderer, the highlighter, KaTeX and its stylesheet), each with its size, and
+ * KaTeX's fonts as one row (fetched by the browser only for the faces a formula uses).
+ */
+function lazyRows(): Record<string, string | number>[] {
+  const { js, css } = initialFiles();
+  const initial = new Set([...js, ...css].map((file) => file.replace(/^\//, '')));
+  const rows: Record<string, string | number>[] = [];
+  let fonts = 0;
+  let fontBytes = 0;
+  for (const name of readdirSync(join(dist, 'assets')).sort()) {
+    const file = `assets/${name}`;
+    if (initial.has(file)) continue;
+    const bytes = readFileSync(join(dist, file));
+    if (/\.(woff2?|ttf)$/.test(name)) {
+      fonts++;
+      fontBytes += bytes.length;
+      continue;
+    }
+    if (!/\.(js|css)$/.test(name)) continue;
+    rows.push({
+      'lazy chunk': name.replace(/-[\w-]{8}\./, '.'),
+      raw: kib(bytes.length),
+      gzip: kib(gzipSync(bytes, { level: 9 }).length),
+    });
+  }
+  rows.push({ 'lazy chunk': `KaTeX fonts (${fonts} files, woff2/woff/ttf)`, raw: kib(fontBytes), gzip: '—' });
+  return rows;
 }
 
 async function paintRows(browser: Browser, url: string): Promise<Record<string, string | number>[]> {
@@ -235,11 +271,13 @@ async function main(): Promise<void> {
   const shots = process.argv.includes('--shots');
   console.log(`web client benchmark — ${new Date().toISOString()}, Node ${process.version}`);
   printTable('Initial load (files index.html loads, gzip -9)', bundleRows());
+  printTable('Loaded later, when first needed (gzip -9)', lazyRows());
 
   const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-bench-web-'));
   const [host, browser] = await Promise.all([
     startHost({
       dataDir,
+      staticDir: dist,
       accessCode: CODE,
       providers: [scriptedModels(15)],
       logLevel: 'silent',
@@ -251,6 +289,10 @@ async function main(): Promise<void> {
     printTable(
       'Connection page on loopback (Chromium, fresh context each, 390×844)',
       await paintRows(browser, host.url),
+    );
+    printTable(
+      'Markdown while streaming (Chromium; see markdownRender.ts)',
+      await markdownRenderRows(browser),
     );
 
     const started = performance.now();

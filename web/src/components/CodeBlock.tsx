@@ -1,8 +1,9 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { loadHighlighter } from '../markdown/loadHighlighter';
-import { hastToPreact } from '../render/hastToPreact';
+import { type HastNode, hastToPreact } from '../render/hastToPreact';
 import { whenIdle } from '../render/whenIdle';
+import { whenVisible } from '../render/whenVisible';
 import { CopyButton } from './CopyButton';
 
 /** Props of {@link CodeBlock}. */
@@ -13,45 +14,55 @@ export interface CodeBlockProps {
   readonly complete: boolean;
 }
 
-// Highlighted blocks by language and code: a message that renders again (a re-mount when
-// scrolled back, a branch switch) does not highlight again.
-const cache = new Map<string, ComponentChildren>();
+// Highlighted trees by language and code: a message that renders again (a re-mount when
+// scrolled back, a branch switch) does not highlight again. Trees, not elements: Preact
+// elements are not to be mounted twice.
+const cache = new Map<string, HastNode | null>();
 const CACHE_LIMIT = 200;
 
 /**
  * A code block with its language, a copy button, and syntax highlighting applied in idle
- * time once the block is complete (the highlighter is loaded then, not with the page). The
- * colours change, the size does not: nothing moves when highlighting arrives.
+ * time once the block is complete and near the screen (the highlighter is loaded then, not
+ * with the page). The colours change, the size does not: nothing moves when highlighting
+ * arrives.
  */
 export function CodeBlock({ code, lang, complete }: CodeBlockProps) {
   const key = `${lang}\n${code}`;
-  const [highlighted, setHighlighted] = useState<{ key: string; nodes: ComponentChildren } | null>(() =>
-    cache.has(key) ? { key, nodes: cache.get(key) } : null,
+  const [highlighted, setHighlighted] = useState<{ key: string; tree: HastNode | null } | null>(() =>
+    cache.has(key) ? { key, tree: cache.get(key) ?? null } : null,
   );
   const pre = useRef<HTMLPreElement>(null);
   const wanted = complete && lang !== '' && highlighted?.key !== key;
   useEffect(() => {
-    if (!wanted) return;
+    const element = pre.current;
+    if (!wanted || !element) return;
     let cancelled = false;
-    const cancelIdle = whenIdle(() => {
-      void loadHighlighter().then(({ highlight }) => {
-        if (cancelled) return;
-        let nodes = cache.get(key);
-        if (nodes === undefined) {
-          const tree = highlight(code, lang);
-          nodes = tree ? hastToPreact(tree) : null;
-          if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value ?? '');
-          cache.set(key, nodes);
-        }
-        setHighlighted({ key, nodes });
-      });
-    }, 500);
+    let cancelIdle = () => {};
+    // Only blocks near the screen: a long conversation does not highlight what is not seen.
+    const cancelVisible = whenVisible(element, () => {
+      cancelIdle = whenIdle(() => {
+        void loadHighlighter().then(({ highlight }) => {
+          if (cancelled) return;
+          let tree = cache.get(key);
+          if (tree === undefined) {
+            tree = highlight(code, lang);
+            if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value ?? '');
+            cache.set(key, tree);
+          }
+          setHighlighted({ key, tree });
+        });
+      }, 500);
+    });
     return () => {
       cancelled = true;
+      cancelVisible();
       cancelIdle();
     };
   }, [wanted, key, code, lang]);
-  const nodes = highlighted?.key === key ? highlighted.nodes : null;
+  const nodes = useMemo<ComponentChildren>(
+    () => (highlighted?.key === key && highlighted.tree ? hastToPreact(highlighted.tree) : null),
+    [highlighted, key],
+  );
   return (
     <div class="code-block" data-lang={lang || undefined}>
       <div class="code-head">
