@@ -1,7 +1,7 @@
 import { type Snapshot, snapshotSchema } from '@webbridge/contract';
 import { checkRaw, checkResponse, type Observed } from './checkResponse';
 import type { Plan, Step } from './plans';
-import { type Resolved, resolvePlan } from './resolvePlan';
+import { FRESH_PREFIX, type Resolved, resolvePlan } from './resolvePlan';
 import { appliedViolations, comparable, snapshotViolations } from './snapshotInvariants';
 import { sendRaw, type WireClient, type WireResponse } from './wire';
 
@@ -31,7 +31,7 @@ export interface FuzzFailure {
  * How many action ids the fuzzer trusts the host to remember: the host keeps at least 1,000 per
  * client, so the outcome of an id older than this may have been forgotten.
  */
-const REMEMBERED_IDS = 800;
+const REMEMBERED_IDS = 500;
 
 /**
  * Sends plans to a real host and checks every answer and the state around it. Lone requests
@@ -59,6 +59,10 @@ export class Fuzzer {
   private readonly actionIds: string[] = [];
   /** First outcome of each action id the host dispatched: action name and status. */
   private readonly outcomes = new Map<string, { action: string; status: number; at: number }>();
+  /** Requests the dispatcher may have remembered an id for (the host's count, as near as known). */
+  private dispatchedIds = 0;
+  /** Every action id sent in a schema-valid action. */
+  private readonly sentIds = new Set<string>();
 
   constructor(
     private readonly target: FuzzTarget,
@@ -85,6 +89,7 @@ export class Fuzzer {
     this.dirty = true;
     this.lastEventId = undefined;
     this.outcomes.clear();
+    this.sentIds.clear();
     this.actionIds.length = 0;
   }
 
@@ -114,17 +119,25 @@ export class Fuzzer {
     if (applied && !replay) this.applied++;
     if (applied) this.dirty = true;
     const after = await this.quiet();
-    if (applied && replay && !replay.remembered) return;
+    // Applied under an id sent before: a retry answered from memory, or a fresh apply; unknown.
+    if (applied && replay === 'uncertain') return;
     if (!applied || replay) {
       if (comparable(after) !== comparable(before))
         this.fail(resolved.label, status, [
-          replay
+          typeof replay === 'object'
             ? `a retried action id (first answered ${replay.status}) changed the state`
             : `a refused request (${status}) changed the state`,
           ...diff(before, after),
         ]);
-      // Only a clean head reaches the dispatcher: a foreign Host or a wrong code is refused first.
-      if (replay && resolved.clean && replay.action === resolved.action?.action && replay.status !== status)
+      // An id first applied (200) is answered with its first result again once it reaches the
+      // dispatcher (a clean head: a foreign Host or a wrong code is refused before).
+      if (
+        typeof replay === 'object' &&
+        replay.status === 200 &&
+        resolved.clean &&
+        replay.action === resolved.action?.action &&
+        status !== 200
+      )
         this.fail(resolved.label, status, [`a retried action id answered ${status}, first ${replay.status}`]);
       return;
     }
@@ -147,6 +160,7 @@ export class Fuzzer {
     const state = await this.current();
     // Resolved one by one so fresh action ids differ; sent all at once.
     const resolved = plans.map((plan) => this.resolve(plan, state));
+    const retried = resolved.some((r) => this.replayOf(r) !== undefined);
     const results = await Promise.all(resolved.map((r) => this.send(r, false)));
     if (results.some((r) => r.status === 200 || r.status === 201)) this.dirty = true;
     // Where nothing was applied, nothing may have changed, whatever the interleaving.
@@ -154,7 +168,7 @@ export class Fuzzer {
       (r, i) => r.mutating && (results[i]?.status === 200 || results[i]?.status === 201),
     );
     const after = await this.quiet();
-    if (!mutated && !resolved.some((r) => this.replayOf(r)) && comparable(after) !== comparable(state)) {
+    if (!mutated && !retried && comparable(after) !== comparable(state)) {
       this.fail(`burst of ${plans.length}: ${resolved.map((r) => r.label.slice(0, 80)).join(' | ')}`, 0, [
         'a burst in which nothing was applied changed the state',
         ...diff(state, after),
@@ -177,14 +191,19 @@ export class Fuzzer {
   }
 
   /**
-   * The first outcome of this request's action id. `remembered` is false for an id so old that
-   * the host may have forgotten it: then whether it applies again is not known.
+   * What the host knows of this request's action id. The fuzzer's own fresh ids (`fuzz-…`) are
+   * tracked exactly: `remembered` says the host surely still holds the first outcome. Any other
+   * id sent before (generated ids collide: boundary ids are all `x`) is `uncertain`: it may be
+   * a retry the host answers from memory, or one it forgot.
    */
-  private replayOf(r: Resolved): { action: string; status: number; remembered: boolean } | undefined {
+  private replayOf(
+    r: Resolved,
+  ): { action: string; status: number; remembered: boolean } | 'uncertain' | undefined {
     const id = r.action?.actionId;
     if (id === undefined || r.action?.action === 'refreshMedia') return undefined;
     const seen = this.outcomes.get(id);
-    return seen && { ...seen, remembered: this.outcomes.size - seen.at < REMEMBERED_IDS };
+    if (seen && this.dispatchedIds - seen.at < REMEMBERED_IDS) return { ...seen, remembered: true };
+    return this.sentIds.has(id) ? 'uncertain' : undefined;
   }
 
   /** Sends, checks and records one request; returns its status and what it showed. */
@@ -219,17 +238,17 @@ export class Fuzzer {
     if (observed.snapshot) violations.push(...snapshotViolations(observed.snapshot));
     if (observed.lastEventId !== undefined) this.lastEventId = observed.lastEventId;
     const id = r.action?.actionId;
-    // Any schema-valid action the dispatcher answered is remembered by the host, clean head or
-    // not; refreshMedia never is (a fresh media id changes nothing).
-    const dispatched =
-      [200, 403, 404, 409, 422].includes(response.status) && r.action?.action !== 'refreshMedia';
-    if (id !== undefined && dispatched && !this.outcomes.has(id)) {
-      this.outcomes.set(id, {
-        action: r.action?.action ?? '',
-        status: response.status,
-        at: this.outcomes.size,
-      });
-      this.actionIds.push(id);
+    // The host remembers an id the dispatcher answered (a clean head; 400 is left out, as it may
+    // be "already used for another action", which is not remembered anew); never refreshMedia's.
+    // Every schema-valid action counts towards the host's bound, so the window errs short.
+    if (id !== undefined && r.action && r.action.action !== 'refreshMedia') {
+      this.dispatchedIds++;
+      const dispatched = r.clean && [200, 403, 404, 409, 422].includes(response.status);
+      if (dispatched && id.startsWith(FRESH_PREFIX) && !this.outcomes.has(id)) {
+        this.outcomes.set(id, { action: r.action.action, status: response.status, at: this.dispatchedIds });
+        this.actionIds.push(id);
+      }
+      this.sentIds.add(id);
     }
     if (violations.length > 0) this.fail(r.label, response.status, violations, response);
     return { ...observed, violations, status: response.status };

@@ -1,5 +1,6 @@
 import {
   actionResponseSchema,
+  appendFrameSchema,
   localeSchema,
   PROBLEM_CONTENT_TYPE,
   PROTOCOL_HEADER,
@@ -50,6 +51,7 @@ export function checkResponse(r: Resolved, response: WireResponse, exact: boolea
     v.push(
       `no answer (${response.error ?? 'unknown'})${response.reusedSocket ? ' on a kept-alive socket the server had left open' : ''}`,
     );
+    if (response.previous) v.push(`that socket's previous exchange: ${response.previous}`);
     return { violations: v, identities };
   }
   if (response.error) v.push(`the answer broke off: ${response.error}`);
@@ -109,9 +111,12 @@ export function checkResponse(r: Resolved, response: WireResponse, exact: boolea
           v.push('event stream without text/event-stream');
         const states = response.events.filter((e) => e.event === 'state');
         for (const event of states) {
-          const parsed = stateEventSchema.safeParse(json(Buffer.from(event.data)));
-          if (!parsed.success) v.push(`state event off the contract: ${event.data.slice(0, 120)}`);
-          else if (parsed.data.kind === 'snapshot') identities.push(parsed.data.snapshot);
+          const data = json(Buffer.from(event.data));
+          // A named append keeps its compact data, `[base, text]`.
+          const parsed = stateEventSchema.safeParse(data);
+          if (parsed.data?.kind === 'snapshot') identities.push(parsed.data.snapshot);
+          else if (!parsed.success && !appendFrameSchema.safeParse(data).success)
+            v.push(`state event off the contract: ${event.data.slice(0, 120)}`);
         }
         if (r.expectSnapshotFirst && exact) {
           const first = states[0]

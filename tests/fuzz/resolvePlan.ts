@@ -9,6 +9,9 @@ import {
 import type { ActionBody, Auth, Framing, Identity, MediaId, Plan, UploadSize } from './plans';
 import type { WireRequest } from './wire';
 
+/** The prefix of the action ids the fuzzer makes itself (unique, unlike generated ones). */
+export const FRESH_PREFIX = 'fuzz-';
+
 /** What a plan is resolved against: the host's address and code, and the latest state seen. */
 export interface ResolveContext {
   readonly port: number;
@@ -194,7 +197,7 @@ function actionText(body: ActionBody, ctx: ResolveContext): string {
     if (chosen !== undefined) out[field] = chosen;
   }
   if ('sessionRevision' in out) Object.assign(out, identityOf(ctx.snapshot, body.identity));
-  if (body.actionId === 'fresh') out.actionId = `fuzz-${ctx.serial.toString(36).padStart(8, '0')}`;
+  if (body.actionId === 'fresh') out.actionId = `${FRESH_PREFIX}${ctx.serial.toString(36).padStart(8, '0')}`;
   else if (typeof body.actionId === 'object') {
     const reused = pick([...ctx.actionIds].reverse(), body.actionId.reuse);
     if (reused !== undefined) out.actionId = reused;
@@ -218,8 +221,11 @@ function uploadTarget(
     if (value !== undefined) params.append(key, typeof value === 'string' ? value : JSON.stringify(value));
   }
   if (plan.repeat !== null) params.append(plan.repeat, 'second');
-  // Judged as the server sees it: every query value is a string on the wire.
-  const valid = plan.repeat === null && contract.upload.query.safeParse(Object.fromEntries(params)).success;
+  // Judged as the server sees it: every query value is a string on the wire, and a name given
+  // twice is ambiguous.
+  const keys = [...params.keys()];
+  const valid =
+    new Set(keys).size === keys.length && contract.upload.query.safeParse(Object.fromEntries(params)).success;
   return { target: `/api/upload?${params.toString()}`, valid };
 }
 

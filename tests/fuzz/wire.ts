@@ -1,5 +1,5 @@
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { createParser } from 'eventsource-parser';
 
 /** One request exactly as it goes on the wire. */
@@ -30,6 +30,8 @@ export interface WireResponse {
   readonly events: readonly WireEvent[];
   /** Why there is no answer (a reset, a timeout, a malformed response). */
   readonly error?: string;
+  /** On a reused socket: the exchange before this one on it (to tell who left it broken). */
+  readonly previous?: string;
   /** The request went out on a kept-alive socket an earlier response left open. */
   readonly reusedSocket?: boolean;
 }
@@ -44,6 +46,10 @@ const ANSWER_TIMEOUT_MS = 10_000;
  */
 export class WireClient {
   private agent: Agent;
+  /** The last exchange on each kept-alive socket. */
+  private readonly history = new WeakMap<Socket, string>();
+  /** The last bytes read on each socket, to show what a client could not parse. */
+  private readonly tails = new WeakMap<Socket, string>();
 
   constructor(
     private readonly port: number,
@@ -75,8 +81,25 @@ export class WireClient {
         req.destroy();
         finish(noAnswer('no answer in time', req.reusedSocket));
       }, ANSWER_TIMEOUT_MS);
+      let socket: Socket | undefined;
+      req.on('socket', (s: Socket) => {
+        socket = s;
+        if (!this.tails.has(s)) {
+          this.tails.set(s, '');
+          s.on('data', (chunk: Buffer) => {
+            this.tails.set(s, ((this.tails.get(s) ?? '') + chunk.toString('latin1')).slice(-400));
+          });
+        }
+      });
       req.on('error', (error: NodeJS.ErrnoException) => {
-        finish(noAnswer(error.code ?? error.message, req.reusedSocket));
+        const previous =
+          socket && req.reusedSocket
+            ? `${this.history.get(socket)}; last bytes read: ${JSON.stringify(this.tails.get(socket))}`
+            : undefined;
+        finish({
+          ...noAnswer(error.code ?? error.message, req.reusedSocket),
+          ...(previous ? { previous } : {}),
+        });
       });
       req.on('response', (res) => {
         if (request.stream && res.statusCode === 200) {
@@ -88,7 +111,16 @@ export class WireClient {
         }
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => finish(answered(res, Buffer.concat(chunks), req.reusedSocket)));
+        res.on('end', () => {
+          if (socket) {
+            const sent = `${request.method} ${request.target.slice(0, 80)} [${request.headers.map(([n]) => n).join(',')}] ${request.body?.length ?? 0} bytes`;
+            this.history.set(
+              socket,
+              `${sent} → ${res.statusCode} Connection: ${res.headers.connection ?? '(none)'}`,
+            );
+          }
+          finish(answered(res, Buffer.concat(chunks), req.reusedSocket));
+        });
         res.on('error', (error: NodeJS.ErrnoException) =>
           finish({
             ...answered(res, Buffer.concat(chunks), req.reusedSocket),
