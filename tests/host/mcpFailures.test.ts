@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { act, getState, waitFor } from '../support/api';
-import { serverPid } from './mcp/childProcesses';
-import { type McpTestHost, startMcpHost, waitForServer } from './mcp/mcpTestHost';
+import { serverPid, waitForReplacement } from './mcp/childProcesses';
+import { type McpTestHost, startMcpHost, waitForServer, waitForStatus } from './mcp/mcpTestHost';
 import { send, waitForLast } from './modelHost';
 
 const MISBEHAVING = fileURLToPath(new URL('./mcp/misbehavingServer.mjs', import.meta.url));
@@ -20,7 +20,7 @@ beforeAll(async () => {
       args: [MISBEHAVING, 'odd'],
       env: { WB_SERVER: 'odd' },
       approval: 'allow',
-      timeoutMs: 300,
+      timeoutMs: 1_000,
     },
   });
 });
@@ -37,7 +37,7 @@ function lastResult() {
 
 describe('MCP servers that fail never take the host down', () => {
   it('shows a server whose command does not exist as failed, with the reason, and keeps retrying', async () => {
-    const failed = await waitForServer(h, 'missing', 'failed');
+    const failed = await waitForStatus(h, 0, 'missing', 'failed');
     expect(failed.lastError).toMatch(/^It could not start: spawn .*wb-no-such-command-anywhere ENOENT$/);
     expect(failed.toolCount).toBe(0);
     await waitFor(() =>
@@ -62,8 +62,9 @@ describe('MCP servers that fail never take the host down', () => {
   });
 
   it('tells why a server that prints garbage and exits failed, without its secrets', async () => {
-    const failed = await waitForServer(
+    const failed = await waitForStatus(
       h,
+      0,
       'noisy',
       'failed',
       (s) => s.lastError?.includes('last output') === true,
@@ -75,7 +76,7 @@ describe('MCP servers that fail never take the host down', () => {
   });
 
   it('fails a server whose tool list is garbage', async () => {
-    const failed = await waitForServer(h, 'garbled', 'failed');
+    const failed = await waitForStatus(h, 0, 'garbled', 'failed');
     expect(failed.lastError).toMatch(/^It could not start: /);
     expect((await getState(h)).tools.list.some((t) => t.server === 'garbled')).toBe(false);
   });
@@ -93,15 +94,16 @@ describe('MCP servers that fail never take the host down', () => {
   it('restarts a server that is stuck: its call times out and a ping gets no answer', async () => {
     await waitForServer(h, 'odd', 'ready');
     const pid = serverPid('odd');
+    const since = h.history.length;
     await send(h, '/tool odd__stuck {}');
     expect(await lastResult()).toMatchObject({
       status: 'error',
-      error: 'The MCP server "odd" did not answer within 0.3 s; the call was cancelled.',
+      error: 'The MCP server "odd" did not answer within 1 s; the call was cancelled.',
     });
-    const failed = await waitForServer(h, 'odd', 'failed');
+    const failed = await waitForStatus(h, since, 'odd', 'failed');
     expect(failed.lastError).toBe('It stopped answering (a call timed out and a ping got no answer).');
-    await waitForServer(h, 'odd', 'ready');
-    await waitFor(() => (serverPid('odd') !== pid ? true : undefined));
+    await waitForStatus(h, since, 'odd', 'ready');
+    await waitForReplacement('odd', pid);
     await send(h, '/tool odd__fine {}');
     expect((await lastResult()).text).toBe('fine');
   });

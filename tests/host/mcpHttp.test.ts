@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { act, getState } from '../support/api';
 import { type HttpMcpServer, startHttpMcpServer } from './mcp/httpMcpServer';
-import { type McpTestHost, startMcpHost, waitForServer } from './mcp/mcpTestHost';
+import { type McpTestHost, startMcpHost, waitForServer, waitForStatus } from './mcp/mcpTestHost';
 import { send, waitForLast } from './modelHost';
 
 const TOKEN = 'http-mcp-token-77c1d2';
@@ -49,7 +49,7 @@ describe('an MCP server over Streamable HTTP', () => {
   });
 
   it('shows a server that refuses the host as failed, without its headers', async () => {
-    const failed = await waitForServer(h, 'locked', 'failed');
+    const failed = await waitForStatus(h, 0, 'locked', 'failed');
     expect(failed.lastError).toMatch(/^It could not start: HTTP 401: /);
     expect(JSON.stringify([await getState(h), h.logs])).not.toContain(TOKEN);
   });
@@ -57,16 +57,17 @@ describe('an MCP server over Streamable HTTP', () => {
   it('loses the server while it is down and finds it again when it is back', async () => {
     await waitForServer(h, 'tiny', 'ready');
     const port = server.port;
+    const since = h.history.length;
     await server.close();
     const result = await approveAndWait('tiny__shout', { text: 'anyone?' });
     expect(result).toMatchObject({
       status: 'error',
       error: 'The MCP server "tiny" could not be reached; it is being restarted.',
     });
-    const down = await waitForServer(h, 'tiny', 'failed');
+    const down = await waitForStatus(h, since, 'tiny', 'failed');
     expect(down.lastError).toMatch(/fetch failed|ECONNREFUSED/);
     server = await startHttpMcpServer(TOKEN, port);
-    await waitForServer(h, 'tiny', 'ready');
+    await waitForStatus(h, since, 'tiny', 'ready');
     expect((await approveAndWait('tiny__shout', { text: 'back' })).text).toBe('BACK');
   });
 });

@@ -39,3 +39,27 @@ export function childProcesses(): ChildProcessInfo[] {
 export function serverPid(name: string): number | undefined {
   return childProcesses().find((child) => child.env.WB_SERVER === name)?.pid;
 }
+
+/**
+ * Resolves once exactly one child named `name` runs and it is not `old`: a replaced server's
+ * process may still be ending (SIGTERM after 300 ms) while its successor is already ready.
+ */
+export function waitForReplacement(
+  name: string,
+  old: number | undefined,
+  timeoutMs = 5_000,
+): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const pids = childProcesses()
+        .filter((child) => child.env.WB_SERVER === name)
+        .map((child) => child.pid);
+      if (pids.length === 1 && pids[0] !== old) resolve(pids[0]!);
+      else if (Date.now() > deadline)
+        reject(new Error(`${name}: still ${pids.join(', ') || 'none'} (old ${old})`));
+      else setTimeout(check, 20);
+    };
+    check();
+  });
+}
