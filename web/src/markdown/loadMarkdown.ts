@@ -1,4 +1,5 @@
 import { whenIdle } from '../render/whenIdle';
+import { CODE_KEY } from '../state/accessCode';
 
 /** The markdown renderer: marked, the token renderer, code blocks and math, in their own chunk. */
 export type MarkdownModule = typeof import('./MarkdownView');
@@ -8,8 +9,8 @@ let loaded: MarkdownModule | null = null;
 
 /**
  * Loads the renderer once. The connection page does not need it, so it is not part of the
- * initial JavaScript: it is requested in the first idle moment after the page has painted,
- * or as soon as a message asks, whichever comes first.
+ * initial JavaScript (see {@link preloadMarkdown} for when it is fetched); a message that
+ * renders before it has arrived asks for it too.
  */
 export function loadMarkdown(): Promise<MarkdownModule> {
   loading ??= import('./MarkdownView').then((module) => {
@@ -24,7 +25,28 @@ export function markdownIfLoaded(): MarkdownModule | null {
   return loaded;
 }
 
-/** Requests the renderer when the browser is next idle (after the first paint). */
+/**
+ * Requests the renderer ahead of need. A page opened with an access code (in the fragment, or
+ * kept for this tab) goes straight to the conversation: the renderer is fetched at once,
+ * beside the state. The connection page alone does not need it: it is fetched once that page
+ * has loaded, painted and gone idle, so it never competes with the first paint.
+ */
 export function preloadMarkdown(): void {
-  if (!loading) whenIdle(() => void loadMarkdown(), 2000);
+  if (loading) return;
+  if (opensConversation()) {
+    void loadMarkdown();
+    return;
+  }
+  const later = () => requestAnimationFrame(() => whenIdle(() => void loadMarkdown(), 2000));
+  if (document.readyState === 'complete') later();
+  else window.addEventListener('load', later, { once: true });
+}
+
+function opensConversation(): boolean {
+  if (/(?:^#|&)code=/.test(location.hash)) return true;
+  try {
+    return sessionStorage.getItem(CODE_KEY) !== null;
+  } catch {
+    return false;
+  }
 }
