@@ -1,5 +1,8 @@
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   type CallToolResult,
   ErrorCode,
@@ -267,10 +270,17 @@ export class McpConnection {
   }
 }
 
-/** Closes a client; a child that does not exit is sent SIGTERM, then SIGKILL, within ~1 s. */
+/**
+ * Closes a client: an HTTP session is ended (DELETE, half a second at most), a child that does
+ * not exit is sent SIGTERM, then SIGKILL, within about a second.
+ */
 async function closeAttempt(attempt: Attempt): Promise<void> {
   // A close we asked for is not a failure.
   attempt.client.onclose = () => {};
+  const { transport } = attempt;
+  if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+    await Promise.race([transport.terminateSession().catch(() => {}), sleep(500)]);
+  }
   const pid = attempt.transport instanceof StdioClientTransport ? attempt.transport.pid : null;
   const closing = attempt.client.close().catch(() => {});
   if (pid === null) {
@@ -283,6 +293,10 @@ async function closeAttempt(attempt: Attempt): Promise<void> {
   await closing;
   clearTimeout(term);
   clearTimeout(kill);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {
