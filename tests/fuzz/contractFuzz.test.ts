@@ -5,7 +5,7 @@ import { STEP } from './plans';
 
 /** Change with FUZZ_SEED to explore; a failure prints the seed and path that reproduce it. */
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 
 describe('fuzzing from the contract against a real host', () => {
   let setup: FuzzSetup;
@@ -25,7 +25,7 @@ describe('fuzzing from the contract against a real host', () => {
         if (fuzzer.failures.length > before) throw new Error(describeFailures(fuzzer.failures.slice(before)));
       }),
       // Shrinking re-runs steps against the same (by then changed) host, so it is kept short.
-      { seed: SEED, numRuns: RUNS, interruptAfterTimeLimit: 50_000, markInterruptAsFailure: false },
+      { seed: SEED, numRuns: RUNS, interruptAfterTimeLimit: 45_000, markInterruptAsFailure: false },
     );
     const seconds = (performance.now() - started) / 1000;
     console.log(

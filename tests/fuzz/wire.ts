@@ -154,11 +154,11 @@ function noAnswer(error: string, reusedSocket: boolean): WireResponse {
   return { status: 0, headers: {}, body: Buffer.alloc(0), events: [], error, reusedSocket };
 }
 
-/** Reads events until the first `state` event and `settleMs` more, or 3 s, whichever is first. */
+/** Reads events until the first `state` event and `settleMs` more, or 8 s (a loaded machine), whichever is first. */
 function readEvents(res: IncomingMessage, settleMs: number): Promise<WireEvent[]> {
   return new Promise((resolve) => {
     const events: WireEvent[] = [];
-    let timer = setTimeout(() => resolve(events), 3000);
+    let timer = setTimeout(() => resolve(events), 8000);
     const parser = createParser({
       onEvent(message) {
         events.push({ event: message.event ?? 'message', id: message.id, data: message.data });
