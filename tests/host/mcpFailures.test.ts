@@ -117,6 +117,13 @@ describe('MCP servers that fail never take the host down', () => {
     );
   });
 
+  it('answers a made-up tool of a ready server as no such tool', async () => {
+    await waitForServer(h, 'odd', 'ready');
+    await send(h, '/tool odd__nope {}');
+    const call = await waitForLast(h, (m) => m.status === 'error');
+    expect(call.conversations.messages.at(-1)?.error).toBe('There is no tool "odd__nope".');
+  });
+
   it('still serves the web API and the echo model meanwhile', async () => {
     await send(h, 'still here');
     const done = await waitForLast(h, (m) => m.role === 'assistant' && m.status === 'complete');

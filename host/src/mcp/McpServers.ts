@@ -76,7 +76,8 @@ export class McpServers implements ToolSource {
     if (tool) return tool;
     // A tool of a server that is away: known by its prefix, it fails with the server's state.
     const server = [...this.connections.values()].find((c) => name.startsWith(`${c.name}${NAME_SEPARATOR}`));
-    if (!server) return undefined;
+    // A ready server without that tool: the model made the name up ("there is no tool").
+    if (!server || server.state === 'ready') return undefined;
     return {
       name,
       description: '',
