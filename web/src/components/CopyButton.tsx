@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { announce } from '../render/announce';
 import { type CopyOutcome, copyText } from '../render/copyText';
 
 /** Props of {@link CopyButton}. */
@@ -28,7 +29,7 @@ const SHOWN_MS = 2000;
 
 /**
  * A small button that copies text (see {@link copyText} for the fallbacks) and says what
- * happened, on the button and to screen readers.
+ * happened, on the button and to screen readers (through the page's one live region).
  */
 export function CopyButton({ text, label, selectTarget, hidden = false }: CopyButtonProps) {
   const [outcome, setOutcome] = useState<CopyOutcome | null>(null);
@@ -37,9 +38,11 @@ export function CopyButton({ text, label, selectTarget, hidden = false }: CopyBu
   const onClick = async () => {
     const result = await copyText(typeof text === 'function' ? text() : text, selectTarget?.());
     setOutcome(result);
+    announce(SAID[result]);
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setOutcome(null), SHOWN_MS);
   };
+  // As few nodes as possible: every message has one, and a long conversation has thousands.
   return (
     <button
       type="button"
@@ -50,10 +53,7 @@ export function CopyButton({ text, label, selectTarget, hidden = false }: CopyBu
       data-outcome={outcome ?? undefined}
       onClick={() => void onClick()}
     >
-      <span aria-hidden="true">{outcome ? SAID[outcome] : 'Copy'}</span>
-      <span class="visually-hidden" aria-live="polite">
-        {outcome ? SAID[outcome] : ''}
-      </span>
+      {outcome ? SAID[outcome] : 'Copy'}
     </button>
   );
 }

@@ -68,7 +68,10 @@ const mathInline: TokenizerExtensionFunction = (src) => {
 
 // The start functions let a paragraph or a run of text stop where an extension may begin.
 const startBlock: TokenizerStartFunction = (src) => {
-  const match = /^ {0,3}(?:\[\^[^\]\s]+\]:|\$\$)/m.exec(src);
+  // Only within the current paragraph (a blank line ends it anyway): scanning the rest of the
+  // message for every paragraph made a long message quadratic.
+  const end = src.indexOf('\n\n');
+  const match = /^ {0,3}(?:\[\^[^\]\s]+\]:|\$\$)/m.exec(end < 0 ? src : src.slice(0, end));
   return match ? match.index : undefined;
 };
 
