@@ -1,12 +1,16 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { act, getState, waitFor } from '../support/api';
+import { act, getState, guardOf, waitFor } from '../support/api';
 import { serverPid, waitForReplacement } from './mcp/childProcesses';
 import { type McpTestHost, startMcpHost, waitForServer, waitForStatus } from './mcp/mcpTestHost';
 import { send, waitForLast } from './modelHost';
 
 const MISBEHAVING = fileURLToPath(new URL('./mcp/misbehavingServer.mjs', import.meta.url));
 const NOISY_SECRET = 'tok-noisy-1f4e9a7c';
+const CANCEL_LOG = join(mkdtempSync(join(tmpdir(), 'wb-mcp-cancel-')), 'cancelled.txt');
 
 let h: McpTestHost;
 beforeAll(async () => {
@@ -18,7 +22,7 @@ beforeAll(async () => {
     odd: {
       command: 'node',
       args: [MISBEHAVING, 'odd'],
-      env: { WB_SERVER: 'odd' },
+      env: { WB_SERVER: 'odd', CANCEL_LOG },
       approval: 'allow',
       timeoutMs: 1_000,
     },
@@ -115,6 +119,22 @@ describe('MCP servers that fail never take the host down', () => {
     expect(result.error).toMatch(
       /^The MCP server "missing" is not ready \((failed|restarting)\)\. Last error: It could not start/,
     );
+  });
+
+  it('sends the server a cancellation when the person stops a running call', async () => {
+    await waitForServer(h, 'odd', 'ready');
+    await send(h, '/tool odd__slow {}');
+    const running = await waitForLast(
+      h,
+      (m, s) => m.tool !== undefined && s.conversations.run.state === 'streaming',
+    );
+    const stoppedAt = Date.now();
+    await act(h, { action: 'stop', ...guardOf(running) });
+    await waitForLast(h, (m) => m.status === 'stopped');
+    const log = await waitFor(() => (existsSync(CANCEL_LOG) ? readFileSync(CANCEL_LOG, 'utf8') : undefined));
+    expect(log).toMatch(/^cancelled \d+\n$/);
+    // Sent by the stop, not by the call's 1 s timeout.
+    expect(Date.now() - stoppedAt).toBeLessThan(900);
   });
 
   it('answers a made-up tool of a ready server as no such tool', async () => {

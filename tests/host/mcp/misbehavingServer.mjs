@@ -3,7 +3,9 @@
 //   garbage   prints non-JSON on stdout and its env var NOISY_SECRET on stderr, then exits 1
 //   badtools  answers initialize, then a tool list that is not a list
 //   odd       a proper server with tools `bad` (answers a result of the wrong shape),
-//             `stuck` (blocks its event loop: no answer, no ping) and `fine`
+//             `stuck` (blocks its event loop: no answer, no ping), `slow` (answers after 10 s
+//             unless cancelled; a cancellation is appended to the file in $CANCEL_LOG) and `fine`
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2];
@@ -18,11 +20,18 @@ if (mode === 'garbage') {
 const tools = [
   { name: 'bad', description: 'Answers garbage', inputSchema: { type: 'object' } },
   { name: 'stuck', description: 'Never answers', inputSchema: { type: 'object' } },
+  { name: 'slow', description: 'Answers late', inputSchema: { type: 'object' } },
   { name: 'fine', description: 'Answers', inputSchema: { type: 'object', properties: {} } },
 ];
+const slow = new Map();
 
 createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line);
+  if (message.method === 'notifications/cancelled') {
+    const { requestId } = message.params;
+    clearTimeout(slow.get(requestId));
+    if (slow.delete(requestId)) appendFileSync(process.env.CANCEL_LOG, `cancelled ${requestId}\n`);
+  }
   if (message.id === undefined) return;
   const { id, method } = message;
   if (method === 'initialize') {
@@ -42,7 +51,12 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     const name = message.params.name;
     if (name === 'bad') send({ id, result: { content: [{ type: 'text' }] } });
     else if (name === 'stuck') for (;;);
-    else send({ id, result: { content: [{ type: 'text', text: 'fine' }] } });
+    else if (name === 'slow') {
+      slow.set(
+        id,
+        setTimeout(() => send({ id, result: { content: [{ type: 'text', text: 'late' }] } }), 10_000),
+      );
+    } else send({ id, result: { content: [{ type: 'text', text: 'fine' }] } });
   } else {
     send({ id, error: { code: -32601, message: 'Method not found' } });
   }
