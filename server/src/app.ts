@@ -1,6 +1,5 @@
-import { MAX_JSON, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import { ACCESS_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type { ActionDispatcher } from './actions/ActionDispatcher';
 import type { HostAdapter } from './adapter';
@@ -11,19 +10,18 @@ import { renderProblem } from './errors/renderProblem';
 import type { EventHub } from './events/EventHub';
 import type { AccessCodes } from './guards/AccessCodes';
 import type { AuthThrottle } from './guards/AuthThrottle';
-import { authGuard, controlOnly } from './guards/authGuard';
-import { closeWhenUnread } from './guards/closeWhenUnread';
-import { headerGuard } from './guards/headerGuard';
-import { hostGuard } from './guards/hostGuard';
-import { clientAddress, throttleKey } from './guards/rawHeaders';
+import { bodyStillArriving } from './guards/closeWhenUnread';
+import { frontDoor } from './guards/frontDoor';
 import { describeError } from './logging/describeError';
 import { requestLogger } from './logging/requestLogger';
 import type { MediaRegistry } from './media/MediaRegistry';
 import { mediaRoute } from './media/mediaRoute';
 import type { WireMapper } from './media/toWire';
+import { actionRoute } from './routes/actionRoute';
 import { eventsRoute } from './routes/eventsRoute';
+import { localeRoute } from './routes/localeRoute';
+import { stateRoute } from './routes/stateRoute';
 import { staticRoutes } from './routes/staticRoutes';
-import { createTsRestHandler } from './routes/tsRestRoutes';
 import { uploadRoute } from './upload/uploadRoute';
 
 /** Everything the app's routes need; built once by `createBridge`. */
@@ -55,10 +53,19 @@ const ALLOWED_METHODS: Readonly<Record<string, string>> = {
   '/api/media': 'GET, HEAD',
 };
 
-/** Paths that require the access code (or, for reading, the view code). */
-const PROTECTED = ['/api/state', '/api/events', '/api/action', '/api/upload'] as const;
-/** Paths that the view code may not use. */
-const CONTROL_ONLY = ['/api/action', '/api/upload'] as const;
+/**
+ * A refusal as problem+json with the protocol header, the access level when a code was
+ * accepted, headers set on the way (`Allow`), and `Connection: close` when the request body is
+ * still arriving: the connection cannot carry a next request (see guards/closeWhenUnread.ts).
+ */
+function problemOf(c: Context<BridgeEnv>, error: unknown, extra: Record<string, string> = {}): Response {
+  const headers: Record<string, string> = { [PROTOCOL_HEADER]: String(PROTOCOL_VERSION), ...extra };
+  const access = c.get('access');
+  if (access !== undefined) headers[ACCESS_HEADER] = access;
+  if (bodyStillArriving(c)) headers.Connection = 'close';
+  c.set('apiHeaders', true);
+  return renderProblem(error, headers);
+}
 
 /** The local authority's certificate: public, so a device can fetch it before trusting it. */
 function caCertificate(pem: string | undefined, head: boolean): Response {
@@ -76,76 +83,35 @@ function caCertificate(pem: string | undefined, head: boolean): Response {
 }
 
 /**
- * Builds the Hono app. Order matters: logging and protocol headers, raw-header checks, the
- * Host check, then auth and body limits, all before any route reads a body.
+ * Builds the Hono app. Order matters: the request log, then the front door (raw headers, the
+ * Host check, the code and what it allows), all before any route reads a body.
  */
 export function createApp(deps: AppDeps): Hono<BridgeEnv> {
   const app = new Hono<BridgeEnv>();
-  app.use('*', requestLogger(deps.logger));
-  app.use('*', closeWhenUnread());
-  // Outermost, so refusals by the guards below carry the protocol version too.
-  app.use('/api/*', async (c, next) => {
-    await next();
-    c.res.headers.set(PROTOCOL_HEADER, String(PROTOCOL_VERSION));
-    // Snapshots carry media ids, which are credentials: nothing of the API is cached.
-    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
-  });
-  // Duplicates first: with two Host headers the Host check would only see the first.
-  app.use('*', headerGuard());
-  app.use('*', hostGuard(deps.allowedHosts));
-  for (const path of PROTECTED) app.use(path, authGuard(deps.codes, deps.throttle));
-  // A view code watches: it never acts or uploads.
-  for (const path of CONTROL_ONLY) app.use(path, controlOnly());
+  // A log line per request costs more than a small request itself; skip the layer when off.
+  if (deps.logger.isLevelEnabled('info')) app.use('*', requestLogger(deps.logger));
+  app.use('*', frontDoor(deps));
   app.on(['GET', 'HEAD'], '/ca.crt', (c) => caCertificate(deps.authorityPem(), c.req.method === 'HEAD'));
 
-  const tsRest = createTsRestHandler(deps);
-  const viaTsRest = async (c: Context) => {
-    // @hono/node-server's request object crashes ts-rest; hand it a standard Request.
-    // ts-rest knows no HEAD: answer it as the GET without its body.
-    const head = c.req.method === 'HEAD';
-    const init: RequestInit = { method: head ? 'GET' : c.req.method, headers: c.req.raw.headers };
-    if (c.req.method !== 'GET' && !head) init.body = await c.req.raw.arrayBuffer();
-    const response = await tsRest(new Request(c.req.url, init), { client: throttleKey(clientAddress(c)) });
-    return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
-  };
-  app.get('/api/locale', viaTsRest);
-  app.get('/api/state', viaTsRest);
-  app.post(
-    '/api/action',
-    async (c, next) => {
-      const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase();
-      if (type !== 'application/json') {
-        throw new BridgeError(
-          'unsupported_media_type',
-          'Actions are JSON: send Content-Type: application/json.',
-        );
-      }
-      await next();
-    },
-    bodyLimit({
-      maxSize: MAX_JSON,
-      onError: () => {
-        throw new BridgeError('payload_too_large', `Action bodies are limited to ${MAX_JSON} bytes.`);
-      },
-    }),
-    viaTsRest,
-  );
+  app.on(['GET', 'HEAD'], '/api/locale', localeRoute(deps.host));
+  app.on(['GET', 'HEAD'], '/api/state', stateRoute(deps.host, deps.wire));
+  app.post('/api/action', actionRoute(deps.dispatcher));
   app.get('/api/events', eventsRoute(deps));
   app.post('/api/upload', uploadRoute(deps));
   app.get('/api/media', mediaRoute(deps));
   app.all('/api/*', (c) => {
     const allow = ALLOWED_METHODS[c.req.path];
     if (allow === undefined) throw new BridgeError('not_found', 'There is no such route.');
-    return renderProblem(new BridgeError('method_not_allowed', 'This route does not take that method.'), {
+    return problemOf(c, new BridgeError('method_not_allowed', 'This route does not take that method.'), {
       Allow: allow,
     });
   });
   if (deps.staticDir) staticRoutes(app, deps.staticDir);
 
-  app.notFound(() => renderProblem(new BridgeError('not_found', 'There is no such page.')));
-  app.onError((error) => {
+  app.notFound((c) => problemOf(c, new BridgeError('not_found', 'There is no such page.')));
+  app.onError((error, c) => {
     if (!(error instanceof BridgeError)) deps.logger.error({ err: describeError(error) }, 'unhandled error');
-    return renderProblem(error);
+    return problemOf(c, error);
   });
   return app;
 }

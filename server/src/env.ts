@@ -7,5 +7,7 @@ export interface BridgeEnv {
     accessCode: string;
     /** What that code allows (set by the auth guard). */
     access: AccessLevel;
+    /** Set by a route whose response already carries the API headers (routes/respond.ts). */
+    apiHeaders: boolean;
   };
 }

@@ -1,5 +1,11 @@
 export type { CompletedUpload, HostActionHandlers, HostActionName, HostAdapter, MediaFile } from './adapter';
-export type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions, TransportOptions } from './bridge';
+export type {
+  AuthorityInfo,
+  BridgeOptions,
+  ListeningAddress,
+  ListenOptions,
+  TransportOptions,
+} from './bridge';
 export type { Bridge, BridgeTuning } from './createBridge';
 export { createBridge } from './createBridge';
 export type { ProblemExtras } from './errors/BridgeError';

@@ -70,7 +70,10 @@ export class ConversationActions {
     const { core } = this;
     if (!core.registry.has(modelId)) throw notApplicable(`There is no model "${modelId}".`);
     core.selection.setModel(modelId);
-    core.refresh();
+    // Only the current model changed: a patch, not a rebuild of every group from the store.
+    core.publisher.patch((p) =>
+      p.models.current === modelId ? p : { ...p, models: { ...p.models, current: modelId } },
+    );
     return { modelId };
   }
 }

@@ -54,6 +54,15 @@ export class ProjectionPublisher {
     this.commit({ ...prev, conversations: { ...prev.conversations, messages: next } });
   }
 
+  /**
+   * A change whose extent the caller knows (a model switch changes `models.current` only):
+   * `update` returns the next projection with new objects exactly where it changed, so no
+   * rebuild from the store is needed.
+   */
+  patch(update: (current: Projection) => Projection): void {
+    this.commit(update(this.read()));
+  }
+
   private commit(next: Projection): void {
     if (next === this.projection) return;
     this.projection = next;

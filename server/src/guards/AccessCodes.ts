@@ -1,22 +1,35 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AccessLevel } from '@webbridge/contract';
-import { sameSecret } from './authGuard';
+
+/** SHA-256 of a secret: compared digests have one length, so timing tells nothing of lengths. */
+function digest(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
 
 /**
  * The codes a browser may present: the access code (control) and an optional view code
  * (watching only). Both change at run time; each check compares against both in constant time,
- * so timing tells neither which code exists nor how close a guess came.
+ * so timing tells neither which code exists nor how close a guess came. The codes' digests are
+ * kept, so a request hashes only what it presents.
  */
 export class AccessCodes {
+  private controlDigest: Buffer;
+  private viewDigest: Buffer | undefined;
+
   constructor(
     private control: string,
     private viewCode: string | undefined = undefined,
-  ) {}
+  ) {
+    this.controlDigest = digest(control);
+    this.viewDigest = viewCode === undefined ? undefined : digest(viewCode);
+  }
 
   /** The access level `presented` grants, or undefined when it is neither code. */
   levelOf(presented: string): AccessLevel | undefined {
-    const control = sameSecret(presented, this.control);
-    // Always compared, even after a match, so both branches take the same time.
-    const view = this.viewCode !== undefined && sameSecret(presented, this.viewCode);
+    const candidate = digest(presented);
+    const control = timingSafeEqual(candidate, this.controlDigest);
+    // Always compared when there is a view code, even after a match, so both take the same time.
+    const view = this.viewDigest !== undefined && timingSafeEqual(candidate, this.viewDigest);
     if (control) return 'control';
     return view ? 'view' : undefined;
   }
@@ -33,9 +46,11 @@ export class AccessCodes {
 
   setControl(code: string): void {
     this.control = code;
+    this.controlDigest = digest(code);
   }
 
   setView(code: string | undefined): void {
     this.viewCode = code;
+    this.viewDigest = code === undefined ? undefined : digest(code);
   }
 }

@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ACCESS_HEADER } from '@webbridge/contract';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import type { AccessCodes } from './AccessCodes';
@@ -17,26 +16,33 @@ import { clientAddress, throttleKey } from './rawHeaders';
  */
 export function authGuard(codes: AccessCodes, throttle: AuthThrottle): MiddlewareHandler<BridgeEnv> {
   return async (c, next) => {
-    const client = throttleKey(clientAddress(c));
-    const wait = throttle.retryAfter(client);
-    if (wait > 0) {
-      throw new BridgeError('rate_limited', 'Too many wrong access codes; wait before trying again.', {
-        retryAfter: wait,
-      });
-    }
-    const presented = bearerToken(c.req.header('authorization'));
-    const access = presented === undefined ? undefined : codes.levelOf(presented);
-    if (presented === undefined || access === undefined) {
-      throw failure(throttle, client, presented === undefined);
-    }
-    throttle.success(client);
-    c.set('accessCode', presented);
-    c.set('access', access);
+    authenticate(c, codes, throttle);
     await next();
-    // Set on the final response (routes build their own); the event stream, written straight
-    // to the socket, carries no such header: a client learns its level from /api/state.
-    c.res.headers.set(ACCESS_HEADER, access);
   };
+}
+
+/**
+ * The check of {@link authGuard}, run in place: throws the refusal, or records the presented
+ * code and its level in the context. Routes name the level in their response (the access
+ * header); the event stream, written straight to the socket, carries no such header: a client
+ * learns its level from /api/state.
+ */
+export function authenticate(c: Context<BridgeEnv>, codes: AccessCodes, throttle: AuthThrottle): void {
+  const client = throttleKey(clientAddress(c));
+  const wait = throttle.retryAfter(client);
+  if (wait > 0) {
+    throw new BridgeError('rate_limited', 'Too many wrong access codes; wait before trying again.', {
+      retryAfter: wait,
+    });
+  }
+  const presented = bearerToken(c.req.header('authorization'));
+  const access = presented === undefined ? undefined : codes.levelOf(presented);
+  if (presented === undefined || access === undefined) {
+    throw failure(throttle, client, presented === undefined);
+  }
+  throttle.success(client);
+  c.set('accessCode', presented);
+  c.set('access', access);
 }
 
 function failure(throttle: AuthThrottle, client: string, missing: boolean): BridgeError {

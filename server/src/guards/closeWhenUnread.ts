@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { incomingOf } from './rawHeaders';
 
 /**
@@ -11,11 +11,14 @@ import { incomingOf } from './rawHeaders';
 export function closeWhenUnread(): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    const incoming = incomingOf(c);
-    if (!incoming || incoming.complete) return;
-    const length = incoming.headers['content-length'];
-    const hasBody =
-      (length !== undefined && length !== '0') || incoming.headers['transfer-encoding'] !== undefined;
-    if (hasBody) c.res.headers.set('Connection', 'close');
+    if (bodyStillArriving(c)) c.res.headers.set('Connection', 'close');
   };
+}
+
+/** Whether the request declared a body that has not all arrived (so a response now is early). */
+export function bodyStillArriving(c: Context): boolean {
+  const incoming = incomingOf(c);
+  if (!incoming || incoming.complete) return false;
+  const length = incoming.headers['content-length'];
+  return (length !== undefined && length !== '0') || incoming.headers['transfer-encoding'] !== undefined;
 }

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { BridgeError } from '../errors/BridgeError';
 import { rawHeaderCounts, rawHeaderLines } from './rawHeaders';
 
@@ -29,24 +29,26 @@ const SINGLE_VALUE_HEADERS = [
  */
 export function headerGuard(): MiddlewareHandler {
   return async (c, next) => {
-    if (rawHeaderLines(c) >= MAX_HEADER_LINES) {
-      throw new BridgeError(
-        'header_too_large',
-        `Send fewer than ${MAX_HEADER_LINES} header lines; this server cannot check more.`,
-      );
-    }
-    const counts = rawHeaderCounts(c);
-    for (const name of SINGLE_VALUE_HEADERS) {
-      if ((counts.get(name) ?? 0) > 1) {
-        throw new BridgeError('duplicate_header', `The ${name} header appears more than once.`);
-      }
-    }
-    if (counts.has('transfer-encoding')) {
-      throw new BridgeError(
-        'chunked_not_allowed',
-        'Send a Content-Length; Transfer-Encoding is not accepted.',
-      );
-    }
+    checkHeaders(c);
     await next();
   };
+}
+
+/** The checks of {@link headerGuard}, run in place: throws the refusal. */
+export function checkHeaders(c: Context): void {
+  if (rawHeaderLines(c) >= MAX_HEADER_LINES) {
+    throw new BridgeError(
+      'header_too_large',
+      `Send fewer than ${MAX_HEADER_LINES} header lines; this server cannot check more.`,
+    );
+  }
+  const counts = rawHeaderCounts(c);
+  for (const name of SINGLE_VALUE_HEADERS) {
+    if ((counts.get(name) ?? 0) > 1) {
+      throw new BridgeError('duplicate_header', `The ${name} header appears more than once.`);
+    }
+  }
+  if (counts.has('transfer-encoding')) {
+    throw new BridgeError('chunked_not_allowed', 'Send a Content-Length; Transfer-Encoding is not accepted.');
+  }
 }

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { BridgeError } from '../errors/BridgeError';
 import { incomingOf } from './rawHeaders';
 
@@ -10,23 +10,28 @@ import { incomingOf } from './rawHeaders';
  */
 export function hostGuard(allowed: () => ReadonlySet<string>): MiddlewareHandler {
   return async (c, next) => {
-    const host = c.req.header('host');
-    // An absolute-form target (`GET http://evil.example/api/state`) names its own host, which
-    // RFC 9112 says wins over the Host header; this server is no proxy, so it takes paths only.
-    const target = incomingOf(c)?.url;
-    if (target !== undefined && !target.startsWith('/')) {
-      throw new BridgeError('invalid_request', 'The request target must be a path.');
-    }
-    if (host === undefined) {
-      // RFC 9112 §3.2: 400 for HTTP/1.1; an HTTP/1.0 request without Host gets the same answer,
-      // since this server cannot tell which of its names the client meant.
-      throw new BridgeError('invalid_request', 'Send a Host header naming this server.');
-    }
-    if (!allowed().has(hostnameOf(host))) {
-      throw new BridgeError('forbidden_host', 'This server does not answer to that host name.');
-    }
+    checkHost(c, allowed());
     await next();
   };
+}
+
+/** The check of {@link hostGuard}, run in place: throws the refusal. */
+export function checkHost(c: Context, allowed: ReadonlySet<string>): void {
+  const host = c.req.header('host');
+  // An absolute-form target (`GET http://evil.example/api/state`) names its own host, which
+  // RFC 9112 says wins over the Host header; this server is no proxy, so it takes paths only.
+  const target = incomingOf(c)?.url;
+  if (target !== undefined && !target.startsWith('/')) {
+    throw new BridgeError('invalid_request', 'The request target must be a path.');
+  }
+  if (host === undefined) {
+    // RFC 9112 §3.2: 400 for HTTP/1.1; an HTTP/1.0 request without Host gets the same answer,
+    // since this server cannot tell which of its names the client meant.
+    throw new BridgeError('invalid_request', 'Send a Host header naming this server.');
+  }
+  if (!allowed.has(hostnameOf(host))) {
+    throw new BridgeError('forbidden_host', 'This server does not answer to that host name.');
+  }
 }
 
 /** The host name of a Host header, lower-cased, without the port (IPv6 keeps its brackets). */
