@@ -1,0 +1,42 @@
+import { createContext } from 'preact';
+import { useContext } from 'preact/hooks';
+import { en } from './catalogues/en';
+import { createFormatters, type Formatters } from './formatters';
+import type { Language } from './languages';
+import { textDirection } from './languages';
+import { createTranslator, type Translate } from './translate';
+
+/** The language the page speaks and what it needs to speak it. */
+export interface I18n {
+  readonly language: Language;
+  readonly dir: 'ltr' | 'rtl';
+  /** The message for a key, placeholders filled. */
+  readonly t: Translate;
+  /** Dates and numbers in the language. */
+  readonly format: Formatters;
+}
+
+/** The English page, used until another catalogue has loaded. */
+export const ENGLISH: I18n = {
+  language: 'en',
+  dir: textDirection('en'),
+  t: createTranslator(en, 'en'),
+  format: createFormatters('en'),
+};
+
+/** The language in use, provided by the app. */
+export const I18nContext = createContext<I18n>(ENGLISH);
+
+/**
+ * The language in use.
+ *
+ * @example const { t, format } = useI18n(); t('connect'); format.number(1234)
+ */
+export function useI18n(): I18n {
+  return useContext(I18nContext);
+}
+
+/** The translator alone: `const t = useT(); t('send')`. */
+export function useT(): Translate {
+  return useContext(I18nContext).t;
+}

@@ -1,0 +1,10 @@
+export type { Catalogue, MessageKey } from './catalogue';
+export type { Formatters } from './formatters';
+export { createFormatters } from './formatters';
+export type { I18n } from './I18nContext';
+export { ENGLISH, I18nContext, useI18n, useT } from './I18nContext';
+export type { Language } from './languages';
+export { isLanguage, LANGUAGE_NAMES, LANGUAGES, matchLanguage, textDirection } from './languages';
+export { loadCatalogue } from './loadCatalogue';
+export type { MessageParams, Translate } from './translate';
+export { createTranslator } from './translate';
