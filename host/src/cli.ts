@@ -2,6 +2,7 @@
 import { chooseAccessCode, chooseViewCode, forgetCode, keepCode } from './cli/accessCodes';
 import { cliLogging } from './cli/cliLogging';
 import { authorityBanner, connectionBanner } from './cli/connectionBanner';
+import { languageFromEnvironment } from './cli/languageFromEnvironment';
 import { parseServeArgs, SERVE_HELP, type ServeConfig } from './cli/parseServeArgs';
 import { startConsole } from './cli/startConsole';
 import { createModelProviders } from './models/createModelProviders';
@@ -55,6 +56,7 @@ async function serve(config: ServeConfig): Promise<void> {
     logLevel,
     tuning: { logDestination: logging.destination },
     mcpLog: logging.mcpLog,
+    language: config.language ?? languageFromEnvironment(process.env),
     ...(config.mcpConfig === undefined ? {} : { mcpConfig: config.mcpConfig }),
     ...(config.heartbeatMs === undefined ? {} : { heartbeatMs: config.heartbeatMs }),
     ...(config.mediaTtlMs === undefined ? {} : { mediaTtlMs: config.mediaTtlMs }),

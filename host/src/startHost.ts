@@ -11,6 +11,7 @@ import {
   type TransportOptions,
 } from '@webbridge/server';
 import { createHostAdapter } from './adapter/createHostAdapter';
+import { hostLocale } from './adapter/hostLocale';
 import type { ChatController } from './controller/ChatController';
 import { openChatController } from './controller/openChatController';
 import { McpServers } from './mcp/McpServers';
@@ -63,6 +64,8 @@ export interface StartHostOptions {
   readonly mcpLog?: McpLog;
   /** MCP timings (tests shorten them). */
   readonly mcpTuning?: McpTuning;
+  /** The page's language, served at /api/locale (BCP 47; unsupported → English). @default 'en' */
+  readonly language?: string;
 }
 
 /** A host running in this process. */
@@ -109,7 +112,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     ...(options.echoDelayMs === undefined ? {} : { echoDelayMs: options.echoDelayMs }),
     ...(options.providers === undefined ? {} : { providers: options.providers }),
   });
-  const adapter = createHostAdapter(controller);
+  const adapter = { ...createHostAdapter(controller), locale: () => hostLocale(options.language) };
   const staticDir = options.staticDir === undefined ? webClientDir() : (options.staticDir ?? undefined);
   const bridge = createBridge({
     host: adapter,

@@ -1,9 +1,15 @@
-import { CONNECTION_STRINGS, type Locale, PROTOCOL_VERSION } from '@webbridge/contract';
+import { type Locale, PROTOCOL_VERSION } from '@webbridge/contract';
+import { CONNECTION_TRANSLATIONS, matchHostLanguage } from './connectionStrings';
 
 /**
- * The public locale document of the reference host: the contract's English strings for the
- * connection page. Nothing here may describe the controller's state.
+ * The public locale document of the reference host: its language (the supported one closest
+ * to `language`, else English) and the connection page's strings in it. Nothing here may
+ * describe the controller's state.
+ *
+ * @param language a BCP 47 tag such as `de` or `pt-BR` @default 'en'
+ * @example hostLocale('de-AT').language // 'de'
  */
-export function hostLocale(): Locale {
-  return { language: 'en', strings: { ...CONNECTION_STRINGS }, protocol: PROTOCOL_VERSION };
+export function hostLocale(language = 'en'): Locale {
+  const matched = matchHostLanguage(language);
+  return { language: matched, strings: { ...CONNECTION_TRANSLATIONS[matched] }, protocol: PROTOCOL_VERSION };
 }

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BridgeOptions } from '@webbridge/server';
+import { type HostLanguage, matchHostLanguage } from '../adapter/connectionStrings';
 import type { OpenAiConfig } from '../models/createModelProviders';
 import { type ChosenCode, checkCode, readCodeFile } from './accessCodes';
 
@@ -34,6 +35,11 @@ export interface ServeConfig {
   readonly openai: OpenAiConfig | undefined;
   /** `--mcp-config`: an MCP config read after `<dataDir>/mcp.json` (absolute path). */
   readonly mcpConfig: string | undefined;
+  /**
+   * `--language`, matched to a host language (unknown → `en`); undefined when not given: the
+   * CLI then reads the environment's locale (LC_ALL, LC_MESSAGES, LANG).
+   */
+  readonly language: HostLanguage | undefined;
 }
 
 /** The text of `webbridge serve --help`. */
@@ -64,6 +70,8 @@ Options:
   --log-level <level>     fatal, error, warn, info, debug or silent (default info;
                           warn while the interactive console runs)
   --no-console            no interactive console, even on a terminal
+  --language <tag>        the web page's language: en, de, fr, es, pt-BR, zh-CN, ja or ar
+                          (default: the locale in LC_ALL, LC_MESSAGES or LANG; else en)
   --mcp-config <file>     MCP servers to use as tools, besides <data-dir>/mcp.json
                           ({ "mcpServers": { "<name>": { "command", "args", "env" } or
                           { "url", "headers" } } }; see docs/HOST.md)
@@ -114,6 +122,7 @@ export function parseServeArgs(
       'log-level': { type: 'string' },
       'no-console': { type: 'boolean' },
       'mcp-config': { type: 'string' },
+      language: { type: 'string' },
       'openai-base-url': { type: 'string' },
       'openai-api-key-env': { type: 'string' },
       'openai-timeout-ms': { type: 'string' },
@@ -142,6 +151,10 @@ export function parseServeArgs(
   if (values['insecure-http'] && (values.tls || tlsCert !== undefined)) {
     throw new Error('--insecure-http cannot be combined with --tls or --tls-cert.');
   }
+  const language = values.language;
+  if (language !== undefined && !/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(language)) {
+    throw new Error('--language takes a language tag such as de or pt-BR.');
+  }
   const port = integer(values.port, '--port') ?? 7878;
   if (port > 65_535) throw new Error('--port must be at most 65535.');
   return {
@@ -164,6 +177,7 @@ export function parseServeArgs(
     help: values.help === true,
     openai: openAiConfig(values, env),
     mcpConfig: values['mcp-config'] === undefined ? undefined : path.resolve(values['mcp-config']),
+    language: language === undefined ? undefined : matchHostLanguage(language),
   };
 }
 
