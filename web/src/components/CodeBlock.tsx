@@ -21,6 +21,19 @@ const cache = new Map<string, HastNode | null>();
 const CACHE_LIMIT = 200;
 
 /**
+ * Runs `task` in idle time once the message list has finished adding a long conversation's
+ * earlier messages (`aria-busy` on the list): loading and starting the highlighter is a long
+ * task that would otherwise land between those steps.
+ */
+function whenSettled(task: () => void): () => void {
+  let cancel = whenIdle(function attempt() {
+    if (document.querySelector('.message-list[aria-busy="true"]')) cancel = whenIdle(attempt, 1000);
+    else task();
+  }, 500);
+  return () => cancel();
+}
+
+/**
  * A code block with its language, a copy button, and syntax highlighting applied in idle
  * time once the block is complete and near the screen (the highlighter is loaded then, not
  * with the page). The colours change, the size does not: nothing moves when highlighting
@@ -40,7 +53,7 @@ export function CodeBlock({ code, lang, complete }: CodeBlockProps) {
     let cancelIdle = () => {};
     // Only blocks near the screen: a long conversation does not highlight what is not seen.
     const cancelVisible = whenVisible(element, () => {
-      cancelIdle = whenIdle(() => {
+      cancelIdle = whenSettled(() => {
         void loadHighlighter().then(({ highlight }) => {
           if (cancelled) return;
           let tree = cache.get(key);
@@ -51,7 +64,7 @@ export function CodeBlock({ code, lang, complete }: CodeBlockProps) {
           }
           setHighlighted({ key, tree });
         });
-      }, 500);
+      });
     });
     return () => {
       cancelled = true;

@@ -1,5 +1,5 @@
 import type { Token } from 'marked';
-import { Component, type ComponentChildren } from 'preact';
+import { Component, type ComponentChildren, render } from 'preact';
 import { useMemo, useRef } from 'preact/hooks';
 import type { FootnoteToken } from './extensions';
 import { FootnoteContext, FootnoteList, type Footnotes } from './footnotes';
@@ -74,4 +74,19 @@ export function MarkdownView({ text }: MarkdownViewProps) {
       <FootnoteList definitions={definitions} render={(d) => <>{renderTokens(d.tokens)}</>} />
     </FootnoteContext.Provider>
   );
+}
+
+/**
+ * A little of everything replies contain, rendered once off-screen as soon as this chunk
+ * arrives: the first use of marked's many regular expressions and of this code is several
+ * times slower than the next, and the page is usually still waiting for the conversation's
+ * state at that moment (idle time came too late for it).
+ */
+const WARM_UP =
+  '## Title\n\nSome **bold**, *em*, `code`, a [link](https://example.test) and https://example.test.\n\n- one\n- two\n  - three\n\n1. first\n2. second\n\n> quote\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```ts\nconst x = 1;\n```\n';
+
+{
+  const element = document.createElement('div');
+  render(<MarkdownView text={WARM_UP} />, element);
+  render(null, element);
 }
