@@ -1,10 +1,11 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
+import { shellPlugin } from './src/pwa/shellPlugin';
 
 const src = (pkg: string) => decodeURIComponent(new URL(`../${pkg}/src/index.ts`, import.meta.url).pathname);
 
 export default defineConfig(({ command }) => ({
-  plugins: [preact()],
+  plugins: [preact(), shellPlugin()],
   resolve: {
     // Built from the sources, like the tests, so the page never runs a stale SDK build.
     alias: {
@@ -12,8 +13,9 @@ export default defineConfig(({ command }) => ({
       '@webbridge/contract': src('contract'),
     },
   },
-  // The MSW service worker exists only for `vite` (dev); the production build has no public dir.
-  publicDir: command === 'serve' ? 'mocks-public' : false,
+  // The MSW service worker exists only for `vite` (dev); the build copies public/ (manifest,
+  // icons, the app's service worker, the offline page).
+  publicDir: command === 'serve' ? 'mocks-public' : 'public',
   build: {
     outDir: 'dist',
     emptyOutDir: true,
