@@ -1,0 +1,131 @@
+import { Fragment } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { MessageKey } from '../i18n/catalogue';
+import { useT } from '../i18n/I18nContext';
+import { useStoreState } from '../state/hooks';
+import { useSession } from '../state/SessionContext';
+import { useWatching } from '../state/WatchingContext';
+
+const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
+const MOD = MAC ? '⌘' : 'Ctrl';
+
+/** The shortcuts the help lists, in its order (Escape's stop lives in ChatScreen). */
+export const SHORTCUTS: readonly { readonly keys: readonly string[]; readonly label: MessageKey }[] = [
+  { keys: [MOD, 'Shift', 'O'], label: 'shortcutNewChat' },
+  { keys: ['/'], label: 'shortcutFocusComposer' },
+  { keys: ['Esc'], label: 'shortcutStop' },
+  { keys: ['?'], label: 'shortcutHelp' },
+];
+
+/** Is the key meant for a text field (so a bare `/` or `?` is text, not a shortcut)? */
+function typing(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))
+  );
+}
+
+/**
+ * The keyboard shortcuts of the chat (new chat, focus the composer, this help) and the "?"
+ * button in the top bar that lists them in a popover. Escape closes the popover without
+ * stopping a reply.
+ */
+export function ShortcutsHelp() {
+  const t = useT();
+  const session = useSession();
+  const { snapshot } = useStoreState(session.store);
+  const watching = useWatching();
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const popover = useRef<HTMLDivElement>(null);
+  const projectId = snapshot?.projectId;
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.altKey) return;
+      const mod = MAC ? event.metaKey : event.ctrlKey;
+      if (mod && event.shiftKey && event.key.toLowerCase() === 'o') {
+        event.preventDefault();
+        if (!watching && projectId !== undefined) void session.act({ action: 'newConversation', projectId });
+      } else if (mod && event.key === '/') {
+        event.preventDefault();
+        setOpen((now) => !now);
+      } else if (!typing(event.target) && !event.ctrlKey && !event.metaKey) {
+        if (event.key === '/') {
+          const composer = document.querySelector<HTMLTextAreaElement>('.composer-input');
+          if (!composer) return;
+          event.preventDefault();
+          composer.focus();
+        } else if (event.key === '?') {
+          event.preventDefault();
+          setOpen(true);
+        }
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [session, watching, projectId]);
+
+  useEffect(() => {
+    if (!open) return;
+    popover.current?.focus();
+    const onPointer = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!popover.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => document.removeEventListener('pointerdown', onPointer);
+  }, [open]);
+
+  return (
+    <div class="shortcuts">
+      <button
+        ref={button}
+        type="button"
+        class="icon shortcuts-button"
+        aria-label={t('shortcuts')}
+        title={t('shortcuts')}
+        aria-expanded={open}
+        aria-controls="shortcuts-popover"
+        onClick={() => setOpen(!open)}
+      >
+        <span aria-hidden="true">?</span>
+      </button>
+      {open && (
+        <div
+          ref={popover}
+          id="shortcuts-popover"
+          class="shortcuts-popover"
+          role="dialog"
+          aria-labelledby="shortcuts-heading"
+          tabIndex={-1}
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            // Handled here: the page's Escape (stop the reply) must not also run.
+            event.preventDefault();
+            event.stopPropagation();
+            setOpen(false);
+            button.current?.focus();
+          }}
+        >
+          <h2 id="shortcuts-heading">{t('shortcuts')}</h2>
+          <dl>
+            {SHORTCUTS.map(({ keys, label }) => (
+              <div key={label} class="shortcut">
+                <dt>
+                  {keys.map((key, i) => (
+                    <Fragment key={key}>
+                      {i > 0 && ' + '}
+                      <kbd>{key}</kbd>
+                    </Fragment>
+                  ))}
+                </dt>
+                <dd>{t(label)}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      )}
+    </div>
+  );
+}
