@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   approvalSchema,
+  attachmentSchema,
+  hostMessageSchema,
   messageSchema,
   runStatusSchema,
   snapshotSchema,
@@ -53,25 +55,47 @@ export const appendSchema = z.tuple([z.string(), z.number().int().nonnegative(),
  */
 export const messagePatchSchema = z.tuple([z.string(), messageSchema.omit({ id: true }).partial()]);
 
+/** The change fields of a delta, over host or wire messages (wire ones carry media ids). */
+function deltaFields<M extends z.ZodTypeAny, P extends z.ZodTypeAny, A extends z.ZodTypeAny>(
+  message: M,
+  patch: P,
+  attachment: A,
+) {
+  return {
+    cut: z.number().int().nonnegative().optional(),
+    put: z.array(message).optional(),
+    set: z.array(z.tuple([z.string(), patch])).optional(),
+    ap: z.array(appendSchema).optional(),
+    add: z.array(message).optional(),
+    approvals: z.array(approvalSchema).optional(),
+    run: runStatusSchema.optional(),
+    pending: z.array(attachment).optional(),
+  };
+}
+
+/**
+ * What the server's diff of two projections produces: the changes of a delta over host
+ * messages, before media ids are added for the wire (see {@link deltaEventSchema}). Empty when
+ * nothing a client sees has changed.
+ */
+export const projectionDeltaSchema = z.object(
+  deltaFields(hostMessageSchema, hostMessageSchema.omit({ id: true }).partial(), attachmentSchema),
+);
+/** The changes between two projections, as the server's diff computes them. */
+export type ProjectionDelta = z.infer<typeof projectionDeltaSchema>;
+
 /**
  * What changed since the state at `base`. Applied in this order: `cut` (keep the first n
  * messages), `put` (replace messages by id), `set` (replace some fields of messages by id),
  * `ap` (append text at an offset), `add` (append messages), then `approvals`, `run`, `pending`
  * replace those fields when present. A client whose state is not at `base` resynchronises
- * instead of guessing.
+ * instead of guessing. The same fields as {@link projectionDeltaSchema}, over wire messages.
  */
 export const deltaEventSchema = z.object({
   kind: z.literal('delta'),
   seq: z.number().int().nonnegative(),
   base: z.number().int().nonnegative(),
-  cut: z.number().int().nonnegative().optional(),
-  put: z.array(messageSchema).optional(),
-  set: z.array(messagePatchSchema).optional(),
-  ap: z.array(appendSchema).optional(),
-  add: z.array(messageSchema).optional(),
-  approvals: z.array(approvalSchema).optional(),
-  run: runStatusSchema.optional(),
-  pending: z.array(wireAttachmentSchema).optional(),
+  ...deltaFields(messageSchema, messageSchema.omit({ id: true }).partial(), wireAttachmentSchema),
 });
 
 /** A snapshot or a delta: the object forms of an `event: state` frame's data. */

@@ -22,6 +22,7 @@ export type {
   DeltaEvent,
   EventFrames,
   HeartbeatEvent,
+  ProjectionDelta,
   SnapshotEvent,
   StateEvent,
   StreamEvent,
@@ -37,6 +38,7 @@ export {
   HEARTBEAT_EVENT,
   heartbeatEventSchema,
   messagePatchSchema,
+  projectionDeltaSchema,
   STATE_EVENT,
   snapshotEventSchema,
   stateDataSchema,
@@ -45,6 +47,7 @@ export {
 } from './events';
 export type { SessionGuard, SessionIdentity } from './identity';
 export { SESSION_GUARD_FIELDS, sessionGuardShape, sessionIdentitySchema } from './identity';
+export { formatLastEventId, parseLastEventId } from './lastEventId';
 export type { AccessLevel } from './limits';
 export {
   ACCESS_HEADER,
@@ -59,6 +62,8 @@ export {
 } from './limits';
 export type { ConnectionStringKey, Locale } from './locale';
 export { CONNECTION_STRINGS, localeSchema } from './locale';
+export type { ProblemExtras } from './ProtocolError';
+export { ProtocolError, problemBody, problemHeaders } from './ProtocolError';
 export type { ErrorCode, Problem } from './problem';
 export {
   ERROR_CODES,
@@ -114,3 +119,4 @@ export {
   wireAttachmentSchema,
   workspaceSchema,
 } from './snapshot';
+export { heartbeatFrame, sseFrame, streamEventFrame } from './sseFrame';

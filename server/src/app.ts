@@ -1,4 +1,4 @@
-import { ACCESS_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import { ACCESS_HEADER, contract, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { ActionDispatcher } from './actions/ActionDispatcher';
@@ -45,12 +45,12 @@ export interface AppDeps {
 
 /** The methods of each API path, for 405 answers. */
 const ALLOWED_METHODS: Readonly<Record<string, string>> = {
-  '/api/locale': 'GET, HEAD',
-  '/api/state': 'GET, HEAD',
-  '/api/action': 'POST',
-  '/api/events': 'GET, HEAD',
-  '/api/upload': 'POST',
-  '/api/media': 'GET, HEAD',
+  [contract.locale.path]: 'GET, HEAD',
+  [contract.state.path]: 'GET, HEAD',
+  [contract.action.path]: 'POST',
+  [contract.events.path]: 'GET, HEAD',
+  [contract.upload.path]: 'POST',
+  [contract.media.path]: 'GET, HEAD',
 };
 
 /**
@@ -93,12 +93,12 @@ export function createApp(deps: AppDeps): Hono<BridgeEnv> {
   app.use('*', frontDoor(deps));
   app.on(['GET', 'HEAD'], '/ca.crt', (c) => caCertificate(deps.authorityPem(), c.req.method === 'HEAD'));
 
-  app.on(['GET', 'HEAD'], '/api/locale', localeRoute(deps.host));
-  app.on(['GET', 'HEAD'], '/api/state', stateRoute(deps.host, deps.wire));
-  app.post('/api/action', actionRoute(deps.dispatcher));
-  app.get('/api/events', eventsRoute(deps));
-  app.post('/api/upload', uploadRoute(deps));
-  app.get('/api/media', mediaRoute(deps));
+  app.on(['GET', 'HEAD'], contract.locale.path, localeRoute(deps.host));
+  app.on(['GET', 'HEAD'], contract.state.path, stateRoute(deps.host, deps.wire));
+  app.post(contract.action.path, actionRoute(deps.dispatcher));
+  app.get(contract.events.path, eventsRoute(deps));
+  app.post(contract.upload.path, uploadRoute(deps));
+  app.get(contract.media.path, mediaRoute(deps));
   app.all('/api/*', (c) => {
     const allow = ALLOWED_METHODS[c.req.path];
     if (allow === undefined) throw new BridgeError('not_found', 'There is no such route.');

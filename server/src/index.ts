@@ -1,3 +1,5 @@
+export type { ProblemExtras, ProjectionDelta } from '@webbridge/contract';
+export { ProtocolError as BridgeError, problemBody } from '@webbridge/contract';
 export type { CompletedUpload, HostActionHandlers, HostActionName, HostAdapter, MediaFile } from './adapter';
 export type {
   AuthorityInfo,
@@ -8,11 +10,7 @@ export type {
 } from './bridge';
 export type { Bridge, BridgeTuning } from './createBridge';
 export { createBridge } from './createBridge';
-export type { ProblemExtras } from './errors/BridgeError';
-export { BridgeError } from './errors/BridgeError';
-export { problemBody } from './errors/renderProblem';
 export { createSignatureCache } from './events/configSignature';
-export type { ProjectionDelta } from './events/diffProjection';
 export { diffProjection, isEmptyDelta } from './events/diffProjection';
 export type { ConnectionInfo } from './events/EventHub';
 export { encodeDelta } from './events/encodeDelta';

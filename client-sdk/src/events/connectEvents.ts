@@ -2,6 +2,7 @@ import {
   contract,
   DEFAULT_HEARTBEAT_MS,
   type EventFrames,
+  formatLastEventId,
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
 } from '@webbridge/contract';
@@ -130,7 +131,7 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
       Accept: 'text/event-stream',
     };
     // The instance id makes the seq unambiguous: seqs restart with every run of the host.
-    if (sync !== null) headers['Last-Event-ID'] = `${sync.snapshot.instanceId}.${sync.seq}`;
+    if (sync !== null) headers['Last-Event-ID'] = formatLastEventId(sync.snapshot.instanceId, sync.seq);
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     const arm = () => {
       clearTimeout(watchdog);

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { HostAttachment } from '@webbridge/contract';
-import { BridgeError } from '@webbridge/server';
+import { type HostAttachment, ProtocolError } from '@webbridge/contract';
 import type { AttachmentRow, HostStore } from '../db/HostStore';
 import { newId } from '../ids';
 import { notApplicable, notFound } from './errors';
@@ -43,13 +42,13 @@ export class Attachments {
    */
   add(conversationId: string, file: AttachmentFile): HostAttachment {
     if (this.store.pendingAttachments(conversationId).length >= MAX_PENDING_FILES) {
-      throw new BridgeError(
+      throw new ProtocolError(
         'payload_too_large',
         `${MAX_PENDING_FILES} files are already waiting to be sent here. Send or remove some first.`,
       );
     }
     if (this.store.pendingBytes() + file.size > MAX_PENDING_BYTES) {
-      throw new BridgeError(
+      throw new ProtocolError(
         'payload_too_large',
         'The files waiting to be sent take all the room this host allows. Send or remove some first.',
       );

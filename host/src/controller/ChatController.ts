@@ -50,7 +50,7 @@ export interface ChatControllerOptions {
  * bridge relies on to diff by reference. Subscribers are told synchronously after each change.
  *
  * Every method that reads or changes state must run on the main executor; the action methods
- * throw `BridgeError` (`not_found`, `not_applicable`) when they do not apply.
+ * throw `ProtocolError` (`not_found`, `not_applicable`) when they do not apply.
  *
  * This class is the one face the adapter sees; the work is done by the action groups
  * ({@link MessageActions}, {@link ConversationActions}, {@link ProjectActions}) over the shared

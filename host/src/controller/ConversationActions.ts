@@ -4,7 +4,7 @@ import { notApplicable, notFound } from './errors';
 
 /**
  * The actions on conversations as a whole: create, select, rename, delete, and choose the
- * current conversation's model. Each throws `BridgeError` (`not_found`, `not_applicable`) when
+ * current conversation's model. Each throws `ProtocolError` (`not_found`, `not_applicable`) when
  * it does not apply, and publishes the new projection when it does.
  */
 export class ConversationActions {

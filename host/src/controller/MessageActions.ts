@@ -7,7 +7,7 @@ import { toHostAttachment } from './tree';
 
 /**
  * The actions on the current conversation's message tree: send, stop, continue, and the ones
- * that fork it (branch, edit, regenerate). Each throws `BridgeError` (`not_found`,
+ * that fork it (branch, edit, regenerate). Each throws `ProtocolError` (`not_found`,
  * `not_applicable`) when it does not apply, and publishes the new projection when it does.
  */
 export class MessageActions {

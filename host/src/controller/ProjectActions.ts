@@ -1,6 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import type { ActionResultOf } from '@webbridge/contract';
-import { BridgeError } from '@webbridge/server';
+import { type ActionResultOf, ProtocolError } from '@webbridge/contract';
 import { newId } from '../ids';
 import type { ControllerCore } from './ControllerCore';
 import { notFound } from './errors';
@@ -36,7 +35,8 @@ export class ProjectActions {
     // The bridge has authorised the URI already; checking again costs little and keeps the
     // controller safe when it is driven by something other than the bridge.
     const folder = core.authoriser.authorisePath(uri);
-    if (folder === undefined) throw new BridgeError('workspace_forbidden', 'That folder is not authorised.');
+    if (folder === undefined)
+      throw new ProtocolError('workspace_forbidden', 'That folder is not authorised.');
     const { projectId } = core.selection;
     if (core.store.project(projectId)?.workspace_path !== folder) {
       core.store.setProjectWorkspace(projectId, folder);
@@ -51,7 +51,7 @@ export class ProjectActions {
     const { core } = this;
     const workspace = core.authoriser.authorisePath(folder);
     if (workspace === undefined)
-      throw new BridgeError('workspace_forbidden', 'That folder is not authorised.');
+      throw new ProtocolError('workspace_forbidden', 'That folder is not authorised.');
     const id = newId();
     core.store.insertProject({ id, name, workspace_path: workspace, created_at: Date.now() });
     core.refresh();

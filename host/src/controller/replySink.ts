@@ -1,4 +1,4 @@
-import { BridgeError } from '@webbridge/server';
+import { ProtocolError } from '@webbridge/contract';
 import { ModelError } from '../models/ModelError';
 import type { ControllerCore } from './ControllerCore';
 import { followToolResult } from './followToolResult';
@@ -32,7 +32,7 @@ export function createReplySink(core: ControllerCore): ReplySink {
       if (core.closed) return;
       // Foreign errors can carry URLs, paths or keys; show only the messages written for people.
       const reason =
-        error instanceof BridgeError || error instanceof ModelError
+        error instanceof ProtocolError || error instanceof ModelError
           ? error.message
           : 'The model failed to answer.';
       core.selection.patchMessage(conversationId, messageId, { status: 'error', error: reason });

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION, problemBody } from '@webbridge/contract';
 import { BridgeError } from '../errors/BridgeError';
-import { problemBody } from '../errors/renderProblem';
 import { hostnameOf } from '../guards/hostGuard';
 
 /** What the plain-HTTP answerer of a TLS port needs to know. */

@@ -1,17 +1,18 @@
 import {
   type EventFrames,
-  HEARTBEAT_EVENT,
   type HeartbeatEvent,
+  heartbeatFrame,
   type Projection,
   type SnapshotEvent,
-  STATE_EVENT,
+  streamEventFrame,
 } from '@webbridge/contract';
 import type { WireMapper } from '../media/toWire';
 import { diffProjection, isEmptyDelta } from './diffProjection';
 import type { ConnectionInfo, EventHub } from './EventHub';
 import { encodeDelta } from './encodeDelta';
 import type { StreamSink } from './StreamSink';
-import { sseFrame } from './sseFrame';
+
+const encoder = new TextEncoder();
 
 /** Options of a {@link Subscriber}. */
 export interface SubscriberOptions {
@@ -123,11 +124,7 @@ export class Subscriber {
     const frame = hub.frames.frame(`d${base}:${from.seq}:${next.seq}:${wire.mediaEpoch()}:${frames}`, () => {
       const delta = diffProjection(from.state, next.state);
       if (isEmptyDelta(delta)) return null;
-      const event = encodeDelta(delta, next.state, base, next.seq, wire);
-      if (event.kind === 'delta') return sseFrame(STATE_EVENT, JSON.stringify(event), event.seq);
-      // The same data either way; the event line is what a standard EventSource listens for.
-      const name = frames === 'compact' ? undefined : STATE_EVENT;
-      return sseFrame(name, JSON.stringify([event.base, event.text]), event.seq);
+      return encoder.encode(streamEventFrame(encodeDelta(delta, next.state, base, next.seq, wire), frames));
     });
     if (frame === null) {
       // Nothing this client can see changed: remember the newer projection, keep its seq.
@@ -143,7 +140,7 @@ export class Subscriber {
     return hub.frames.frame(`s${seq}:${wire.mediaEpoch()}:${heartbeatMs}`, () => {
       const snapshot = wire.snapshot(state);
       const event: SnapshotEvent = { kind: 'snapshot', seq, signature, heartbeatMs, snapshot };
-      return sseFrame(STATE_EVENT, JSON.stringify(event), seq);
+      return encoder.encode(streamEventFrame(event, 'named'));
     })!;
   }
 
@@ -163,6 +160,6 @@ export class Subscriber {
     // A client that is not reading needs no heartbeat: its socket is full already.
     if (this.closed || this.blocked) return;
     const heartbeat: HeartbeatEvent = { t: Date.now(), heartbeatMs: this.options.heartbeatMs };
-    this.emit(sseFrame(HEARTBEAT_EVENT, JSON.stringify(heartbeat)));
+    this.emit(encoder.encode(heartbeatFrame(heartbeat)));
   }
 }

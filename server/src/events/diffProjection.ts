@@ -1,16 +1,4 @@
-import type { Approval, HostAttachment, HostMessage, Projection, RunStatus } from '@webbridge/contract';
-
-/** What changed between two projections, over host messages (media ids are added on the wire). */
-export interface ProjectionDelta {
-  cut?: number;
-  put?: HostMessage[];
-  set?: [string, Partial<Omit<HostMessage, 'id'>>][];
-  ap?: [string, number, string][];
-  add?: HostMessage[];
-  approvals?: Approval[];
-  run?: RunStatus;
-  pending?: HostAttachment[];
-}
+import type { HostMessage, Projection, ProjectionDelta } from '@webbridge/contract';
 
 /**
  * Computes the delta that turns `prev` into `next`, outside the configuration signature

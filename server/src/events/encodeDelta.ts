@@ -1,6 +1,5 @@
-import type { AppendEvent, DeltaEvent, Projection } from '@webbridge/contract';
+import type { AppendEvent, DeltaEvent, Projection, ProjectionDelta } from '@webbridge/contract';
 import type { WireMapper } from '../media/toWire';
-import type { ProjectionDelta } from './diffProjection';
 
 /**
  * Chooses the wire form of a delta. A delta that is exactly one text append to the message

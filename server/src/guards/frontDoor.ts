@@ -1,4 +1,4 @@
-import { ACCESS_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import { ACCESS_HEADER, contract, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import type { MiddlewareHandler } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
@@ -10,9 +10,14 @@ import { checkHeaders } from './headerGuard';
 import { checkHost } from './hostGuard';
 
 /** Paths that require a code: the access code, or for reading the view code. */
-const PROTECTED = new Set(['/api/state', '/api/events', '/api/action', '/api/upload']);
+const PROTECTED = new Set<string>([
+  contract.state.path,
+  contract.events.path,
+  contract.action.path,
+  contract.upload.path,
+]);
 /** Paths that the view code may not use. */
-const CONTROL_ONLY = new Set(['/api/action', '/api/upload']);
+const CONTROL_ONLY = new Set<string>([contract.action.path, contract.upload.path]);
 
 /** What the front door checks against. */
 export interface FrontDoorDeps {

@@ -5,11 +5,16 @@ import type {
   HostMessage,
   Message,
   Projection,
+  ProjectionDelta,
   Snapshot,
 } from '@webbridge/contract';
 import { PROTOCOL_VERSION } from '@webbridge/contract';
-import type { ProjectionDelta } from '../events/diffProjection';
 import type { MediaRegistry } from './MediaRegistry';
+
+/** The changed fields of one message in the server's diff. */
+type HostPatch = NonNullable<ProjectionDelta['set']>[number][1];
+/** The same, on the wire. */
+type WirePatch = NonNullable<DeltaEvent['set']>[number][1];
 
 /**
  * Turns host data into wire data: every attachment gets a currently valid media id. Messages
@@ -37,7 +42,7 @@ export class WireMapper {
   }
 
   /** A message patch: attachments, when they changed, get media ids like everywhere else. */
-  patch(fields: Partial<Omit<HostMessage, 'id'>>): Partial<Omit<Message, 'id'>> {
+  patch(fields: HostPatch): WirePatch {
     const { attachments, ...rest } = fields;
     return attachments ? { ...rest, attachments: attachments.map((a) => this.attachment(a)) } : rest;
   }
@@ -62,9 +67,7 @@ export class WireMapper {
       ...(put ? { put: put.map((m) => this.message(m)) } : {}),
       ...(set
         ? {
-            set: set.map(
-              ([id, fields]) => [id, this.patch(fields)] as [string, Partial<Omit<Message, 'id'>>],
-            ),
+            set: set.map(([id, fields]): [string, WirePatch] => [id, this.patch(fields)]),
           }
         : {}),
       ...(add ? { add: add.map((m) => this.message(m)) } : {}),

@@ -1,6 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { type EventFrames, eventsQuerySchema, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import {
+  type EventFrames,
+  eventsQuerySchema,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  parseLastEventId,
+} from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
@@ -74,12 +80,10 @@ function framesOf(c: Context<BridgeEnv>): EventFrames {
 }
 
 /**
- * The seq a reconnecting client holds, from `Last-Event-ID: <instanceId>.<seq>`. The instance
- * id is part of it because seqs restart with every run of the host: a seq from another run
- * (or a bare seq, which cannot be checked) starts over with a snapshot.
+ * The seq a reconnecting client holds, from its `Last-Event-ID` (the contract's format): a seq
+ * of another run of the host, or a bare seq, which cannot be checked, starts over.
  */
-export function resumePoint(header: string | undefined, instanceId: string): number | undefined {
-  const match = header === undefined ? null : /^([A-Za-z0-9_-]{1,64})\.(\d{1,15})$/.exec(header.trim());
-  if (!match || match[1] !== instanceId) return undefined;
-  return Number(match[2]);
+function resumePoint(header: string | undefined, instanceId: string): number | undefined {
+  const point = parseLastEventId(header);
+  return point?.instanceId === instanceId ? point.seq : undefined;
 }

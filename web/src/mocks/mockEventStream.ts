@@ -2,12 +2,12 @@ import type { SyncState } from '@webbridge/client-sdk';
 import {
   type EventFrames,
   eventsQuerySchema,
-  HEARTBEAT_EVENT,
   type HeartbeatEvent,
+  heartbeatFrame,
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
-  STATE_EVENT,
   type StreamEvent,
+  streamEventFrame,
 } from '@webbridge/contract';
 import { mockProblem } from './mockProblem';
 
@@ -16,20 +16,7 @@ import { mockProblem } from './mockProblem';
  * except appends on a stream that asked for `?frames=compact` (no event line).
  */
 export function mockFrame(event: StreamEvent, frames: EventFrames, heartbeatMs: number): string {
-  switch (event.kind) {
-    case 'snapshot':
-      return `event:${STATE_EVENT}\nid:${event.seq}\ndata:${JSON.stringify({ ...event, heartbeatMs })}\n\n`;
-    case 'delta':
-      return `event:${STATE_EVENT}\nid:${event.seq}\ndata:${JSON.stringify(event)}\n\n`;
-    case 'append': {
-      const eventLine = frames === 'compact' ? '' : `event:${STATE_EVENT}\n`;
-      return `${eventLine}id:${event.seq}\ndata:${JSON.stringify([event.base, event.text])}\n\n`;
-    }
-    default: {
-      const unknown: never = event;
-      throw new Error(`unknown stream event ${JSON.stringify(unknown)}`);
-    }
-  }
+  return streamEventFrame(event.kind === 'snapshot' ? { ...event, heartbeatMs } : event, frames);
 }
 
 /** The snapshot event of a state, as a new connection (or a reconfiguration) receives it. */
@@ -72,7 +59,7 @@ export function createMockEventStream(heartbeatMs: number): MockEventStream {
     // Like the bridge, a heartbeat measures idleness: every frame puts the next one off.
     stream.timer = setTimeout(() => {
       const beat: HeartbeatEvent = { t: Date.now(), heartbeatMs };
-      send(stream, `event:${HEARTBEAT_EVENT}\ndata:${JSON.stringify(beat)}\n\n`);
+      send(stream, heartbeatFrame(beat));
     }, heartbeatMs);
   };
   return {

@@ -1,24 +1,23 @@
 import {
-  ERROR_STATUS,
-  ERROR_TITLE,
   type ErrorCode,
   PROBLEM_CONTENT_TYPE,
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
-  type Problem,
-  problemType,
+  type ProblemExtras,
+  ProtocolError,
+  problemBody,
+  problemHeaders,
 } from '@webbridge/contract';
 
-/** A problem+json response as the real server renders it. */
-export function mockProblem(code: ErrorCode, detail: string, extra: Partial<Problem> = {}): Response {
-  const status = ERROR_STATUS[code];
-  const body: Problem = { type: problemType(code), title: ERROR_TITLE[code], status, detail, code, ...extra };
-  return new Response(JSON.stringify(body), {
-    status,
+/** A problem+json response as the real server renders it: the contract's body and headers. */
+export function mockProblem(code: ErrorCode, detail: string, extras: ProblemExtras = {}): Response {
+  const error = new ProtocolError(code, detail, extras);
+  return new Response(JSON.stringify(problemBody(error)), {
+    status: error.status,
     headers: {
       'Content-Type': PROBLEM_CONTENT_TYPE,
       [PROTOCOL_HEADER]: String(PROTOCOL_VERSION),
-      ...(code === 'unauthorized' ? { 'WWW-Authenticate': 'Bearer' } : {}),
+      ...problemHeaders(error),
     },
   });
 }
