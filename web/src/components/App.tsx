@@ -1,11 +1,11 @@
-import { createBridgeClient } from '@webbridge/client-sdk';
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import { I18nContext } from '../i18n/I18nContext';
+import { useI18nState } from '../i18n/useI18nState';
 import { forgetAccessCode, saveAccessCode, takeAccessCode } from '../state/accessCode';
 import { createSession, type Session } from '../state/createSession';
 import { useStoreState } from '../state/hooks';
 import { type ProbeFailure, probeAccessCode } from '../state/probeAccessCode';
 import { SessionContext } from '../state/SessionContext';
-import { DEFAULT_STRINGS, mergeStrings, type Strings, StringsContext } from '../state/strings';
 import { WatchingContext } from '../state/WatchingContext';
 import { ChatScreen } from './ChatScreen';
 import { ConnectPage, type ConnectProblem } from './ConnectPage';
@@ -21,25 +21,11 @@ export interface AppProps {
  * connection page when the code stops working (the host rotated it).
  */
 export function App({ baseUrl = location.origin }: AppProps) {
-  const [strings, setStrings] = useState<Strings>(DEFAULT_STRINGS);
+  const i18n = useI18nState(baseUrl);
   const [session, setSession] = useState<Session | null>(null);
   const [checking, setChecking] = useState(false);
   const [problem, setProblem] = useState<ConnectProblem | null>(null);
   const [lastCode, setLastCode] = useState('');
-
-  useEffect(() => {
-    const controller = new AbortController();
-    createBridgeClient({ baseUrl, accessCode: '' })
-      .locale({ signal: controller.signal })
-      .then((locale) => {
-        setStrings(mergeStrings(locale.strings));
-        document.documentElement.lang = locale.language;
-      })
-      .catch(() => {
-        // The defaults are English strings; the page works without the host's.
-      });
-    return () => controller.abort();
-  }, [baseUrl]);
 
   const connect = useCallback(
     async (code: string) => {
@@ -78,7 +64,7 @@ export function App({ baseUrl = location.origin }: AppProps) {
   );
 
   return (
-    <StringsContext.Provider value={strings}>
+    <I18nContext.Provider value={i18n}>
       {session === null ? (
         <ConnectPage checking={checking} problem={problem} initialCode={lastCode} onConnect={connect} />
       ) : (
@@ -89,7 +75,7 @@ export function App({ baseUrl = location.origin }: AppProps) {
           </WatchingContext.Provider>
         </SessionContext.Provider>
       )}
-    </StringsContext.Provider>
+    </I18nContext.Provider>
   );
 }
 

@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
+import { richMessage } from '../i18n/richMessage';
 import { useSession } from '../state/SessionContext';
 import type { Approval } from '../state/types';
 import { useWatching } from '../state/WatchingContext';
@@ -11,6 +13,7 @@ export interface ApprovalCardProps {
 /** A tool call waiting for the person: what it would do, and Allow / Deny. */
 export function ApprovalCard({ approval }: ApprovalCardProps) {
   const session = useSession();
+  const t = useT();
   const [busy, setBusy] = useState(false);
   const watching = useWatching();
   const decide = async (decision: 'allow' | 'deny') => {
@@ -19,23 +22,30 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
     setBusy(false);
   };
   return (
-    <section class="approval" aria-label={`Approval for ${approval.tool}`} data-approval-id={approval.id}>
+    <section
+      class="approval"
+      aria-label={t('approvalFor', { tool: approval.tool })}
+      data-approval-id={approval.id}
+    >
       <p class="approval-summary">
-        <strong>{approval.tool}</strong> wants to: {approval.summary}
+        {richMessage(t('approvalWantsTo'), {
+          tool: <strong>{approval.tool}</strong>,
+          summary: approval.summary,
+        })}
       </p>
       <details>
-        <summary>Arguments</summary>
+        <summary>{t('approvalArguments')}</summary>
         <pre>{approval.args}</pre>
       </details>
       {watching ? (
-        <p class="approval-waiting">Waiting for a decision by someone in control.</p>
+        <p class="approval-waiting">{t('approvalWatching')}</p>
       ) : (
         <div class="approval-actions">
           <button type="button" class="primary" disabled={busy} onClick={() => void decide('allow')}>
-            Allow
+            {t('allow')}
           </button>
           <button type="button" class="danger" disabled={busy} onClick={() => void decide('deny')}>
-            Deny
+            {t('deny')}
           </button>
         </div>
       )}

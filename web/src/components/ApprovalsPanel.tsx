@@ -1,3 +1,4 @@
+import { useT } from '../i18n/I18nContext';
 import type { Approval } from '../state/types';
 import { ApprovalCard } from './ApprovalCard';
 
@@ -8,9 +9,10 @@ export interface ApprovalsPanelProps {
 
 /** Every pending approval, in any conversation. */
 export function ApprovalsPanel({ approvals }: ApprovalsPanelProps) {
+  const t = useT();
   return (
     <section class="panel panel-approvals" aria-labelledby="approvals-heading">
-      <h2 id="approvals-heading">Waiting for you ({approvals.length})</h2>
+      <h2 id="approvals-heading">{t('approvalsWaiting', { count: approvals.length })}</h2>
       {approvals.map((approval) => (
         <ApprovalCard key={approval.id} approval={approval} />
       ))}

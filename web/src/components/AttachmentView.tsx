@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { formatSize } from '../render/formatSize';
+import { useI18n } from '../i18n/I18nContext';
 import { useObservable } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
 import type { Attachment } from '../state/types';
@@ -16,6 +16,7 @@ export interface AttachmentViewProps {
  */
 export function AttachmentView({ attachment }: AttachmentViewProps) {
   const { media } = useSession();
+  const { t, format } = useI18n();
   useObservable(media.fresh);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const expired = media.isExpired(attachment);
@@ -26,11 +27,16 @@ export function AttachmentView({ attachment }: AttachmentViewProps) {
   }, [expired, attachment.id, media]);
 
   const isImage = attachment.type.startsWith('image/') && attachment.type !== 'image/svg+xml';
-  const label = `${attachment.name} (${formatSize(attachment.size)})`;
+  const label = t('attachmentLabel', { name: attachment.name, size: format.size(attachment.size) });
   if (isImage && failedUrl !== url) {
     return (
       <li class="attachment attachment-image">
-        <a href={url} target="_blank" rel="noopener noreferrer" aria-label={`Open ${attachment.name}`}>
+        <a
+          href={url}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={t('openAttachment', { name: attachment.name })}
+        >
           <img
             src={url}
             alt={attachment.name}

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
+import { useBackgroundNotices } from '../pwa/useBackgroundNotices';
 import { useStoreState } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
-import { useStrings } from '../state/strings';
 import { useWatching } from '../state/WatchingContext';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
@@ -17,13 +18,14 @@ export interface ChatScreenProps {
 /** The connected page: sidebar (a drawer on phones), the conversation and the composer. */
 export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   const session = useSession();
-  const strings = useStrings();
+  const t = useT();
   const { snapshot, reloadRequired } = useStoreState(session.store);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [dragging, setDragging] = useState(false);
   const watching = useWatching();
   const theme = snapshot?.settings.theme ?? 'system';
   const running = snapshot !== null && snapshot.conversations.run.state !== 'idle';
+  useBackgroundNotices(snapshot);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -42,9 +44,9 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
     return () => document.removeEventListener('keydown', onKey);
   }, [session, running, drawerOpen, watching]);
 
-  if (snapshot === null) return <p class="loading">{strings.connecting}</p>;
+  if (snapshot === null) return <p class="loading">{t('connecting')}</p>;
   const title =
-    snapshot.conversations.list.find((c) => c.id === snapshot.conversationId)?.title || 'New chat';
+    snapshot.conversations.list.find((c) => c.id === snapshot.conversationId)?.title || t('newChat');
 
   return (
     <div class={`shell${drawerOpen ? ' drawer-open' : ''}${watching ? ' watching' : ''}`}>
@@ -57,7 +59,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
       <button
         type="button"
         class="scrim"
-        aria-label="Close menu"
+        aria-label={t('closeMenu')}
         tabIndex={-1}
         onClick={() => setDrawerOpen(false)}
       />
@@ -81,9 +83,9 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
         <TopBar title={title} onMenu={() => setDrawerOpen(true)} />
         {reloadRequired && (
           <div class="banner" role="alert">
-            {strings.protocolMismatch}{' '}
+            {t('protocolMismatch')}{' '}
             <button type="button" onClick={() => location.reload()}>
-              {strings.reload}
+              {t('reload')}
             </button>
           </div>
         )}
@@ -91,8 +93,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
         <MessageList key={snapshot.conversationId} snapshot={snapshot} />
         {watching ? (
           <p class="watching-bar" role="status">
-            You are watching this session: it follows the host live, and only someone with the access code can
-            write or act.
+            {t('watchingBar')}
           </p>
         ) : (
           <Composer snapshot={snapshot} />

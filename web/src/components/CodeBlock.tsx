@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
 import { loadHighlighter } from '../markdown/loadHighlighter';
 import { type HastNode, hastToPreact } from '../render/hastToPreact';
 import { whenIdle } from '../render/whenIdle';
@@ -40,6 +41,7 @@ function whenSettled(task: () => void): () => void {
  * arrives.
  */
 export function CodeBlock({ code, lang, complete }: CodeBlockProps) {
+  const t = useT();
   const key = `${lang}\n${code}`;
   const [highlighted, setHighlighted] = useState<{ key: string; tree: HastNode | null } | null>(() =>
     cache.has(key) ? { key, tree: cache.get(key) ?? null } : null,
@@ -80,7 +82,7 @@ export function CodeBlock({ code, lang, complete }: CodeBlockProps) {
     <div class="code-block" data-lang={lang || undefined}>
       <div class="code-head">
         <span class="code-lang">{lang || 'text'}</span>
-        <CopyButton text={code} label="Copy code" selectTarget={() => pre.current} />
+        <CopyButton text={code} label={t('copyCode')} selectTarget={() => pre.current} />
       </div>
       <pre ref={pre}>
         {/* A new element when highlighting arrives: the text node it replaces would otherwise

@@ -1,5 +1,6 @@
 import { type Destination, destinationOf } from '@webbridge/client-sdk';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
 import { useObservable } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
 import { shownDestination } from '../state/shownDestination';
@@ -41,6 +42,7 @@ export interface ComposerProps {
  */
 export function Composer({ snapshot }: ComposerProps) {
   const session = useSession();
+  const t = useT();
   const { conversationId } = snapshot;
   // Uploads started in another conversation go on there; this one shows its own.
   const allUploads = useObservable(session.uploads.items);
@@ -103,7 +105,7 @@ export function Composer({ snapshot }: ComposerProps) {
           multiple
           class="visually-hidden"
           id="file-input"
-          aria-label="Attach files"
+          aria-label={t('attachFiles')}
           onChange={(event) => {
             const files = event.currentTarget.files;
             if (files && files.length > 0) void session.uploads.add(Array.from(files), conversationId);
@@ -113,8 +115,8 @@ export function Composer({ snapshot }: ComposerProps) {
         <button
           type="button"
           class="icon attach"
-          aria-label="Attach files"
-          title="Attach files"
+          aria-label={t('attachFiles')}
+          title={t('attachFiles')}
           onClick={() => fileInput.current?.click()}
         >
           <Icon name="attach" />
@@ -122,8 +124,8 @@ export function Composer({ snapshot }: ComposerProps) {
         <textarea
           ref={area}
           class="composer-input"
-          aria-label="Message"
-          placeholder="Message"
+          aria-label={t('message')}
+          placeholder={t('message')}
           rows={1}
           value={text}
           onInput={(event) => {
@@ -149,11 +151,11 @@ export function Composer({ snapshot }: ComposerProps) {
             class="danger send"
             onClick={() => void session.sensitive((client) => client.stop())}
           >
-            Stop
+            {t('stop')}
           </button>
         ) : (
           <button type="submit" class="primary send" disabled={!canSend}>
-            Send
+            {t('send')}
           </button>
         )}
       </div>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
+import type { Translate } from '../i18n/translate';
 import type { ProbeFailure } from '../state/probeAccessCode';
-import { useStrings } from '../state/strings';
 
 /** What the connection page explains: a failed check, or a code the host no longer accepts. */
 export type ConnectProblem = ProbeFailure | { readonly kind: 'rotated' };
@@ -15,7 +16,7 @@ export interface ConnectPageProps {
 
 /** The connection page: the access code field and a clear word when it did not work. */
 export function ConnectPage({ checking, problem, initialCode, onConnect }: ConnectPageProps) {
-  const strings = useStrings();
+  const t = useT();
   const [code, setCode] = useState(initialCode);
   const [waitUntil, setWaitUntil] = useState(0);
   const [now, setNow] = useState(Date.now());
@@ -33,7 +34,7 @@ export function ConnectPage({ checking, problem, initialCode, onConnect }: Conne
 
   const secondsLeft = Math.max(0, Math.ceil((waitUntil - now) / 1000));
   const blocked = secondsLeft > 0;
-  const message = problemText(problem, strings, secondsLeft);
+  const message = problemText(problem, t, secondsLeft);
 
   return (
     <main class="connect">
@@ -45,9 +46,9 @@ export function ConnectPage({ checking, problem, initialCode, onConnect }: Conne
           if (trimmed !== '' && !checking && !blocked) onConnect(trimmed);
         }}
       >
-        <h1>{strings.title}</h1>
-        <p>{strings.prompt}</p>
-        <label for="access-code">{strings.codeLabel}</label>
+        <h1>{t('title')}</h1>
+        <p>{t('prompt')}</p>
+        <label for="access-code">{t('codeLabel')}</label>
         <input
           id="access-code"
           ref={input}
@@ -68,28 +69,26 @@ export function ConnectPage({ checking, problem, initialCode, onConnect }: Conne
           </p>
         )}
         <button type="submit" class="primary" disabled={checking || blocked}>
-          {checking ? strings.connecting : strings.connect}
+          {t(checking ? 'connecting' : 'connect')}
         </button>
       </form>
     </main>
   );
 }
 
-function problemText(
-  problem: ConnectProblem | null,
-  strings: ReturnType<typeof useStrings>,
-  secondsLeft: number,
-): string | null {
+function problemText(problem: ConnectProblem | null, t: Translate, secondsLeft: number): string | null {
   if (problem === null) return null;
   switch (problem.kind) {
     case 'wrong_code':
-      return strings.wrongCode;
+      return t('wrongCode');
     case 'rate_limited':
-      return secondsLeft > 0 ? `${strings.rateLimited} (${secondsLeft} s)` : strings.rateLimited;
+      return secondsLeft > 0
+        ? t('rateLimitedWait', { message: t('rateLimited'), seconds: secondsLeft })
+        : t('rateLimited');
     case 'unreachable':
-      return `The host did not answer (${problem.detail}). Is it running?`;
+      return t('hostUnreachable', { detail: problem.detail });
     case 'rotated':
-      return 'The host changed its access code. Enter the new one.';
+      return t('codeRotated');
     default: {
       const never: never = problem;
       return never;

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { useI18n } from '../i18n/I18nContext';
 import { useSession } from '../state/SessionContext';
 import type { ConversationSummary } from '../state/types';
 import { Icon } from './Icon';
@@ -13,9 +14,10 @@ export interface ConversationItemProps {
 /** One conversation: open it, rename it, or delete it (asked twice). */
 export function ConversationItem({ conversation, current, onNavigate }: ConversationItemProps) {
   const session = useSession();
+  const { t, format } = useI18n();
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
   const [title, setTitle] = useState(conversation.title);
-  const name = conversation.title || 'New chat';
+  const name = conversation.title || t('newChat');
 
   if (mode === 'rename') {
     return (
@@ -37,7 +39,7 @@ export function ConversationItem({ conversation, current, onNavigate }: Conversa
           }}
         >
           <input
-            aria-label={`New name for ${name}`}
+            aria-label={t('renameTo', { name })}
             value={title}
             maxLength={200}
             autofocus
@@ -50,7 +52,7 @@ export function ConversationItem({ conversation, current, onNavigate }: Conversa
             }}
           />
           <button type="submit" class="small primary">
-            Save
+            {t('save')}
           </button>
         </form>
       </li>
@@ -62,6 +64,7 @@ export function ConversationItem({ conversation, current, onNavigate }: Conversa
         type="button"
         class="conversation-open"
         aria-current={current ? 'page' : undefined}
+        title={t('createdAt', { date: format.dateTime(conversation.createdAt) })}
         onClick={async () => {
           if (
             current ||
@@ -82,10 +85,10 @@ export function ConversationItem({ conversation, current, onNavigate }: Conversa
               setMode('view');
             }}
           >
-            Delete
+            {t('delete')}
           </button>
           <button type="button" class="small" onClick={() => setMode('view')}>
-            Keep
+            {t('keep')}
           </button>
         </span>
       ) : (
@@ -93,8 +96,8 @@ export function ConversationItem({ conversation, current, onNavigate }: Conversa
           <button
             type="button"
             class="icon"
-            aria-label={`Rename ${name}`}
-            title="Rename"
+            aria-label={t('renameConversation', { name })}
+            title={t('rename')}
             onClick={() => {
               setTitle(conversation.title);
               setMode('rename');
@@ -105,8 +108,8 @@ export function ConversationItem({ conversation, current, onNavigate }: Conversa
           <button
             type="button"
             class="icon"
-            aria-label={`Delete ${name}`}
-            title="Delete"
+            aria-label={t('deleteConversation', { name })}
+            title={t('delete')}
             onClick={() => setMode('delete')}
           >
             <Icon name="trash" />

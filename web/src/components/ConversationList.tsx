@@ -1,6 +1,9 @@
+import { useState } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
 import { useSession } from '../state/SessionContext';
 import type { Snapshot } from '../state/types';
 import { ConversationItem } from './ConversationItem';
+import { ConversationSearch, matchesTitle } from './ConversationSearch';
 
 /** Props of {@link ConversationList}. */
 export interface ConversationListProps {
@@ -11,13 +14,15 @@ export interface ConversationListProps {
 /** The conversations of the current project, newest first, with "New chat". */
 export function ConversationList({ snapshot, onNavigate }: ConversationListProps) {
   const session = useSession();
+  const t = useT();
+  const [query, setQuery] = useState('');
   const list = snapshot.conversations.list
-    .filter((c) => c.projectId === snapshot.projectId)
+    .filter((c) => c.projectId === snapshot.projectId && matchesTitle(c.title || t('newChat'), query))
     .sort((a, b) => b.createdAt - a.createdAt);
   return (
     <section class="panel" aria-labelledby="conversations-heading">
       <div class="panel-head">
-        <h2 id="conversations-heading">Conversations</h2>
+        <h2 id="conversations-heading">{t('conversations')}</h2>
         <button
           type="button"
           class="small"
@@ -25,9 +30,15 @@ export function ConversationList({ snapshot, onNavigate }: ConversationListProps
             if (await session.act({ action: 'newConversation', projectId: snapshot.projectId })) onNavigate();
           }}
         >
-          + New chat
+          {t('newChatButton')}
         </button>
       </div>
+      <ConversationSearch query={query} onQuery={setQuery} />
+      {list.length === 0 && query.trim() !== '' && (
+        <p class="search-empty" role="status">
+          {t('noConversationMatches', { query: query.trim() })}
+        </p>
+      )}
       <ul class="conversations">
         {list.map((conversation) => (
           <ConversationItem

@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { MessageKey } from '../i18n/catalogue';
+import { useT } from '../i18n/I18nContext';
 import { announce } from '../render/announce';
 import { type CopyOutcome, copyText } from '../render/copyText';
 
@@ -18,10 +20,10 @@ export interface CopyButtonProps {
   readonly hidden?: boolean;
 }
 
-const SAID: { readonly [O in CopyOutcome]: string } = {
-  copied: 'Copied',
-  selected: 'Selected: press Ctrl+C',
-  failed: 'Copy failed',
+const SAID: { readonly [O in CopyOutcome]: MessageKey } = {
+  copied: 'copied',
+  selected: 'copySelected',
+  failed: 'copyFailed',
 };
 
 /** How long the outcome stays on the button. @default 2000 */
@@ -32,13 +34,14 @@ const SHOWN_MS = 2000;
  * happened, on the button and to screen readers (through the page's one live region).
  */
 export function CopyButton({ text, label, selectTarget, hidden = false }: CopyButtonProps) {
+  const t = useT();
   const [outcome, setOutcome] = useState<CopyOutcome | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
   const onClick = async () => {
     const result = await copyText(typeof text === 'function' ? text() : text, selectTarget?.());
     setOutcome(result);
-    announce(SAID[result]);
+    announce(t(SAID[result]));
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setOutcome(null), SHOWN_MS);
   };
@@ -49,11 +52,11 @@ export function CopyButton({ text, label, selectTarget, hidden = false }: CopyBu
       class={hidden ? 'copy-button copy-button-hidden' : 'copy-button'}
       disabled={hidden}
       aria-hidden={hidden || undefined}
-      aria-label={outcome ? `${label}: ${SAID[outcome]}` : label}
+      aria-label={outcome ? t('copyOutcome', { label, outcome: t(SAID[outcome]) }) : label}
       data-outcome={outcome ?? undefined}
       onClick={() => void onClick()}
     >
-      {outcome ? SAID[outcome] : 'Copy'}
+      {t(outcome ? SAID[outcome] : 'copy')}
     </button>
   );
 }

@@ -1,5 +1,7 @@
 import type { Destination } from '@webbridge/client-sdk';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
+import { richMessage } from '../i18n/richMessage';
 
 /**
  * How long the button stays disabled after the destination it names has changed under the
@@ -24,7 +26,8 @@ export interface DestinationConfirmProps {
  * button for {@link RENAMED_HOLD_MS}.
  */
 export function DestinationConfirm({ destination, onConfirm, onCancel, disabled }: DestinationConfirmProps) {
-  const where = destination.title || 'a new conversation';
+  const t = useT();
+  const where = destination.title || t('aNewConversation');
   const key = `${destination.instanceId} ${destination.sessionRevision} ${destination.projectId} ${destination.conversationId}`;
   // Measured while rendering, so the very render that shows the new name has the button held.
   const renamed = useRef({ key, at: Number.NEGATIVE_INFINITY, again: false });
@@ -42,17 +45,15 @@ export function DestinationConfirm({ destination, onConfirm, onCancel, disabled 
   return (
     <div class="confirm" role="alertdialog" aria-labelledby="confirm-text">
       <p id="confirm-text" aria-live="assertive">
-        {again
-          ? 'Not sent: the host switched conversations again.'
-          : 'Not sent: the host switched conversations.'}{' '}
-        Your message would now go to <strong>“{where}”</strong>.
+        {t(again ? 'notSentAgain' : 'notSent')}{' '}
+        {richMessage(t('wouldGoTo'), { where: <strong>{where}</strong> })}
       </p>
       <div class="confirm-actions">
         <button type="button" class="primary" disabled={disabled || held} onClick={onConfirm}>
-          Send to “{where}”
+          {t('sendTo', { where })}
         </button>
         <button type="button" onClick={onCancel}>
-          Keep editing
+          {t('keepEditing')}
         </button>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
 import { katexIfLoaded, loadKatex, type Typesetter } from '../markdown/loadKatex';
 
 /** Props of {@link MathView}. */
@@ -13,6 +14,7 @@ export interface MathViewProps {
  * nothing is lost on a slow link; KaTeX then fills an element that Preact leaves empty.
  */
 export function MathView({ tex, display }: MathViewProps) {
+  const t = useT();
   const [typesetter, setTypesetter] = useState<Typesetter | null>(katexIfLoaded);
   const out = useRef<HTMLSpanElement>(null);
   useLayoutEffect(() => {
@@ -32,7 +34,7 @@ export function MathView({ tex, display }: MathViewProps) {
   const source = display ? `$$${tex}$$` : `$${tex}$`;
   if (!typesetter) {
     return (
-      <Tag class={`math math-source${display ? ' math-display' : ''}`} title="Loading math…">
+      <Tag class={`math math-source${display ? ' math-display' : ''}`} title={t('mathLoading')}>
         {source}
       </Tag>
     );

@@ -1,3 +1,4 @@
+import { useT } from '../i18n/I18nContext';
 import { useIdle } from '../state/IdleContext';
 import { useSession } from '../state/SessionContext';
 import type { Message } from '../state/types';
@@ -15,6 +16,7 @@ export interface MessageActionsProps {
 /** What can be done with a message: switch its version, edit, regenerate, continue. */
 export function MessageActions({ message, isLast, isLastReply, onEdit }: MessageActionsProps) {
   const session = useSession();
+  const t = useT();
   const idle = useIdle();
   const watching = useWatching();
   const canContinue =
@@ -36,7 +38,7 @@ export function MessageActions({ message, isLast, isLastReply, onEdit }: Message
       {message.sibling.count > 1 && <BranchSwitcher message={message} disabled={!idle} />}
       {message.role === 'user' && (
         <button type="button" class="link-button" disabled={!idle} onClick={onEdit}>
-          Edit
+          {t('edit')}
         </button>
       )}
       {canRegenerate && (
@@ -46,7 +48,7 @@ export function MessageActions({ message, isLast, isLastReply, onEdit }: Message
           disabled={!idle}
           onClick={() => void session.sensitive((client) => client.regenerate(message.id))}
         >
-          Regenerate
+          {t('regenerate')}
         </button>
       )}
       {canContinue && (
@@ -55,7 +57,7 @@ export function MessageActions({ message, isLast, isLastReply, onEdit }: Message
           class="link-button"
           onClick={() => void session.sensitive((client) => client.continue())}
         >
-          Continue
+          {t('continue')}
         </button>
       )}
     </div>

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
 
 /** Props of {@link MessageEditor}. */
 export interface MessageEditorProps {
@@ -9,6 +10,7 @@ export interface MessageEditorProps {
 
 /** Edits a sent message; saving makes a new branch with the new text and its reply. */
 export function MessageEditor({ initial, onSave, onCancel }: MessageEditorProps) {
+  const t = useT();
   const [text, setText] = useState(initial);
   const [saving, setSaving] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
@@ -31,7 +33,7 @@ export function MessageEditor({ initial, onSave, onCancel }: MessageEditorProps)
     >
       <textarea
         ref={area}
-        aria-label="Edit message"
+        aria-label={t('editMessage')}
         value={text}
         rows={3}
         autofocus
@@ -48,10 +50,10 @@ export function MessageEditor({ initial, onSave, onCancel }: MessageEditorProps)
       />
       <div class="editor-actions">
         <button type="button" onClick={onCancel}>
-          Cancel
+          {t('cancel')}
         </button>
         <button type="submit" class="primary" disabled={saving || text.trim() === ''}>
-          Save and answer
+          {t('saveAndAnswer')}
         </button>
       </div>
     </form>

@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+import type { MessageKey } from '../i18n/catalogue';
+import { useI18n, useT } from '../i18n/I18nContext';
 import { pure } from '../render/pure';
 import { useSession } from '../state/SessionContext';
 import type { Approval, Message } from '../state/types';
@@ -18,19 +20,19 @@ export interface MessageItemProps {
   readonly approvals: readonly Approval[];
 }
 
-const ROLE: { readonly [R in Message['role']]: string } = {
-  user: 'You',
-  assistant: 'Assistant',
-  tool: 'Tool',
-  system: 'System',
+const ROLE: { readonly [R in Message['role']]: MessageKey } = {
+  user: 'roleUser',
+  assistant: 'roleAssistant',
+  tool: 'roleTool',
+  system: 'roleSystem',
 };
 
-const STATUS: { readonly [S in Message['status']]: string | null } = {
+const STATUS: { readonly [S in Message['status']]: MessageKey | null } = {
   complete: null,
-  streaming: 'Writing…',
-  stopped: 'Stopped',
-  error: 'Error',
-  waiting: 'Waiting for approval',
+  streaming: 'statusWriting',
+  stopped: 'statusStopped',
+  error: 'statusError',
+  waiting: 'statusWaiting',
 };
 
 /**
@@ -45,9 +47,11 @@ export const MessageItem = pure(function MessageItem({
   approvals,
 }: MessageItemProps) {
   const session = useSession();
+  const { t, format } = useI18n();
   const [editing, setEditing] = useState(false);
   // A reply that called a tool and is still streaming is waiting for the tool to finish.
-  const status = message.status === 'streaming' && message.tool ? 'Running…' : STATUS[message.status];
+  const statusKey = message.status === 'streaming' && message.tool ? 'statusRunning' : STATUS[message.status];
+  const status = statusKey && t(statusKey);
   const waitingOn = message.status === 'waiting' ? approvals.filter((a) => a.messageId === message.id) : [];
 
   return (
@@ -57,14 +61,16 @@ export const MessageItem = pure(function MessageItem({
       aria-busy={message.status === 'streaming'}
     >
       <div class="message-head">
-        <span class="role">{ROLE[message.role]}</span>
+        <span class="role" title={format.dateTime(message.createdAt)}>
+          {t(ROLE[message.role])}
+        </span>
         {message.model && message.role === 'assistant' && <span class="model">{message.model}</span>}
         {status && <span class={`status status-label-${message.status}`}>{status}</span>}
         {!editing && (message.text !== '' || message.role === 'assistant') && (
           <CopyButton
             hidden={message.text === ''}
             text={message.text}
-            label="Copy message"
+            label={t('copyMessage')}
             selectTarget={() => document.querySelector(`[data-message-id="${CSS.escape(message.id)}"] .body`)}
           />
         )}
@@ -82,14 +88,15 @@ export const MessageItem = pure(function MessageItem({
       )}
       {message.tool && (
         <p class="tool-call">
-          {message.role === 'tool' ? 'Ran' : 'Calls'} <code class="tool-name">{message.tool.name}</code>{' '}
+          {t(message.role === 'tool' ? 'toolRan' : 'toolCalls')}{' '}
+          <code class="tool-name">{message.tool.name}</code>{' '}
           <code class="tool-args" title={message.tool.args}>
             {message.tool.args}
           </code>
         </p>
       )}
       {message.attachments.length > 0 && (
-        <ul class="attachments" aria-label="Attachments">
+        <ul class="attachments" aria-label={t('attachments')}>
           {message.attachments.map((attachment) => (
             <AttachmentView key={attachment.id} attachment={attachment} />
           ))}
@@ -116,13 +123,14 @@ export const MessageItem = pure(function MessageItem({
 });
 
 function MessageBody({ message }: { message: Message }) {
+  const t = useT();
   if (message.role === 'assistant') {
     if (message.text === '' && message.status === 'streaming') {
       // A running tool call says so in its status; no typing dots under it.
       if (message.tool) return null;
       return (
         <p class="body typing">
-          <span class="visually-hidden">Writing…</span>
+          <span class="visually-hidden">{t('statusWriting')}</span>
         </p>
       );
     }
@@ -135,7 +143,7 @@ function MessageBody({ message }: { message: Message }) {
   if (message.role === 'tool') {
     return (
       <details class="body tool-result">
-        <summary>Result{message.tool ? ` of ${message.tool.name}` : ''}</summary>
+        <summary>{message.tool ? t('toolResultOf', { tool: message.tool.name }) : t('toolResult')}</summary>
         <pre>{message.text}</pre>
       </details>
     );

@@ -1,7 +1,9 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
 import { whenIdle } from '../render/whenIdle';
 import { IdleContext } from '../state/IdleContext';
 import type { Approval, Snapshot } from '../state/types';
+import { JumpToLatest } from './JumpToLatest';
 import { MessageItem } from './MessageItem';
 
 const NONE: readonly Approval[] = [];
@@ -25,8 +27,10 @@ export interface MessageListProps {
  * another conversation starts over.
  */
 export function MessageList({ snapshot }: MessageListProps) {
+  const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const [away, setAway] = useState(false);
   const { messages, run } = snapshot.conversations;
   const [notYet, setNotYet] = useState(() => Math.max(0, messages.length - FIRST_RENDER));
   // Never hide the latest messages, even when a branch switch made the list shorter.
@@ -52,13 +56,14 @@ export function MessageList({ snapshot }: MessageListProps) {
       onScroll={(event) => {
         const el = event.currentTarget;
         pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        if (away === pinned.current) setAway(!pinned.current);
       }}
     >
       {messages.length === 0 ? (
-        <p class="empty">No messages yet. Write something below.</p>
+        <p class="empty">{t('noMessages')}</p>
       ) : (
         <IdleContext.Provider value={run.state === 'idle'}>
-          <ol class="message-list" aria-label="Messages" aria-busy={start > 0}>
+          <ol class="message-list" aria-label={t('messages')} aria-busy={start > 0}>
             {shown.map((message) => (
               <MessageItem
                 key={message.id}
@@ -70,6 +75,17 @@ export function MessageList({ snapshot }: MessageListProps) {
             ))}
           </ol>
         </IdleContext.Provider>
+      )}
+      {away && run.state !== 'idle' && (
+        <JumpToLatest
+          onJump={() => {
+            const el = scroller.current;
+            if (!el) return;
+            pinned.current = true;
+            setAway(false);
+            el.scrollTop = el.scrollHeight;
+          }}
+        />
       )}
     </div>
   );

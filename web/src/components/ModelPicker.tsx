@@ -1,3 +1,4 @@
+import { useT } from '../i18n/I18nContext';
 import { useSession } from '../state/SessionContext';
 import type { Snapshot } from '../state/types';
 
@@ -9,9 +10,10 @@ export interface ModelPickerProps {
 /** Chooses the model that answers in this conversation. */
 export function ModelPicker({ models }: ModelPickerProps) {
   const session = useSession();
+  const t = useT();
   return (
     <section class="panel" aria-labelledby="model-heading">
-      <h2 id="model-heading">Model</h2>
+      <h2 id="model-heading">{t('model')}</h2>
       <select
         aria-labelledby="model-heading"
         value={models.current}

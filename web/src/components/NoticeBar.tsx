@@ -1,10 +1,12 @@
 import { useEffect } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
 import { useObservable } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
 
 /** The latest notice (an action that failed, or did nothing after a 409), dismissable. */
 export function NoticeBar() {
   const session = useSession();
+  const t = useT();
   const notice = useObservable(session.notice);
   useEffect(() => {
     if (notice === null) return;
@@ -16,8 +18,8 @@ export function NoticeBar() {
   if (notice === null) return null;
   return (
     <div class={`notice notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-      <span>{notice.text}</span>
-      <button type="button" class="icon" aria-label="Dismiss" onClick={() => session.notice.set(null)}>
+      <span>{notice.phrase ? t(notice.phrase.key, notice.phrase.params) : notice.text}</span>
+      <button type="button" class="icon" aria-label={t('dismiss')} onClick={() => session.notice.set(null)}>
         ×
       </button>
     </div>

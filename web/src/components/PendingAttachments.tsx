@@ -1,4 +1,4 @@
-import { formatSize } from '../render/formatSize';
+import { useI18n } from '../i18n/I18nContext';
 import { useSession } from '../state/SessionContext';
 import type { Attachment } from '../state/types';
 import type { UploadItem } from '../state/uploads';
@@ -12,19 +12,20 @@ export interface PendingAttachmentsProps {
 /** Files going with the next message: uploads in progress (with a bar) and pending ones. */
 export function PendingAttachments({ pending, uploads }: PendingAttachmentsProps) {
   const session = useSession();
+  const { t, format } = useI18n();
   const pendingIds = new Set(pending.map((a) => a.id));
   const shown = uploads.filter((u) => !(u.attachmentId !== undefined && pendingIds.has(u.attachmentId)));
   if (pending.length === 0 && shown.length === 0) return null;
   return (
-    <ul class="pending" aria-label="Attachments for the next message">
+    <ul class="pending" aria-label={t('pendingAttachments')}>
       {pending.map((attachment) => (
         <li key={attachment.id} class="chip" data-attachment-id={attachment.id}>
           <span class="chip-name">{attachment.name}</span>
-          <span class="chip-size">{formatSize(attachment.size)}</span>
+          <span class="chip-size">{format.size(attachment.size)}</span>
           <button
             type="button"
             class="icon"
-            aria-label={`Remove ${attachment.name}`}
+            aria-label={t('removeAttachment', { name: attachment.name })}
             onClick={() => void session.act({ action: 'removeAttachment', attachmentId: attachment.id })}
           >
             ×
@@ -36,20 +37,22 @@ export function PendingAttachments({ pending, uploads }: PendingAttachmentsProps
           <span class="chip-name">{upload.name}</span>
           {upload.status === 'error' ? (
             <span class="chip-error" role="alert">
-              {upload.error}
+              {upload.errorKey === undefined ? upload.error : t(upload.errorKey)}
             </span>
           ) : (
             <progress
               max={upload.size || 1}
               value={upload.status === 'done' ? upload.size || 1 : upload.loaded}
-              aria-label={`Uploading ${upload.name}`}
+              aria-label={t('uploading', { name: upload.name })}
             />
           )}
           {upload.status !== 'done' && (
             <button
               type="button"
               class="icon"
-              aria-label={upload.status === 'uploading' ? `Cancel ${upload.name}` : `Dismiss ${upload.name}`}
+              aria-label={t(upload.status === 'uploading' ? 'cancelUpload' : 'dismissUpload', {
+                name: upload.name,
+              })}
               onClick={() => session.uploads.dismiss(upload.key)}
             >
               ×

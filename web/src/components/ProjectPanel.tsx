@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
 import { useSession } from '../state/SessionContext';
 import type { Snapshot } from '../state/types';
 
@@ -14,6 +15,7 @@ export interface ProjectPanelProps {
  */
 export function ProjectPanel({ snapshot, onNavigate }: ProjectPanelProps) {
   const session = useSession();
+  const t = useT();
   const { list, roots } = snapshot.projects;
   const project = list.find((p) => p.id === snapshot.projectId);
   const [uri, setUri] = useState(project?.workspace.uri ?? '');
@@ -21,9 +23,9 @@ export function ProjectPanel({ snapshot, onNavigate }: ProjectPanelProps) {
 
   return (
     <section class="panel" aria-labelledby="project-heading">
-      <h2 id="project-heading">Project</h2>
+      <h2 id="project-heading">{t('project')}</h2>
       <label class="field">
-        <span>Project</span>
+        <span>{t('project')}</span>
         <select
           value={snapshot.projectId}
           onChange={async (event) => {
@@ -46,7 +48,9 @@ export function ProjectPanel({ snapshot, onNavigate }: ProjectPanelProps) {
             void session.sensitive((client) => client.workspace(uri.trim()));
         }}
       >
-        <label for="workspace-uri">Workspace {project ? `(${project.workspace.name})` : ''}</label>
+        <label for="workspace-uri">
+          {project ? t('workspaceNamed', { name: project.workspace.name }) : t('workspace')}
+        </label>
         <div class="inline-field">
           <input
             id="workspace-uri"
@@ -56,7 +60,7 @@ export function ProjectPanel({ snapshot, onNavigate }: ProjectPanelProps) {
             spellcheck={false}
           />
           <button type="submit" class="small" disabled={uri === project?.workspace.uri}>
-            Set
+            {t('setWorkspace')}
           </button>
         </div>
         <datalist id="workspace-roots">

@@ -1,4 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { MessageKey } from '../i18n/catalogue';
+import { useI18n } from '../i18n/I18nContext';
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../i18n/languages';
 import { useSession } from '../state/SessionContext';
 import type { Settings, Snapshot } from '../state/types';
 
@@ -8,15 +11,16 @@ export interface SettingsPanelProps {
   readonly tools: Snapshot['tools']['list'];
 }
 
-const THEMES: readonly { value: Settings['theme']; label: string }[] = [
-  { value: 'system', label: 'System' },
-  { value: 'light', label: 'Light' },
-  { value: 'dark', label: 'Dark' },
+const THEMES: readonly { value: Settings['theme']; label: MessageKey }[] = [
+  { value: 'system', label: 'themeSystem' },
+  { value: 'light', label: 'themeLight' },
+  { value: 'dark', label: 'themeDark' },
 ];
 
 /** Theme, tools allowed without asking, the command tool, and the system prompt. */
 export function SettingsPanel({ settings, tools }: SettingsPanelProps) {
   const session = useSession();
+  const { t, language, hostLanguage, chosenLanguage, chooseLanguage } = useI18n();
   const [prompt, setPrompt] = useState(settings.systemPrompt);
   useEffect(() => setPrompt(settings.systemPrompt), [settings.systemPrompt]);
   const update = (patch: Partial<Settings>) =>
@@ -26,24 +30,43 @@ export function SettingsPanel({ settings, tools }: SettingsPanelProps) {
   return (
     <details class="panel settings">
       <summary>
-        <h2>Settings</h2>
+        <h2>{t('settings')}</h2>
       </summary>
       <label class="field">
-        <span>Theme</span>
+        <span>{t('theme')}</span>
         <select
           value={settings.theme}
           onChange={(event) => update({ theme: event.currentTarget.value as Settings['theme'] })}
         >
           {THEMES.map((theme) => (
             <option key={theme.value} value={theme.value}>
-              {theme.label}
+              {t(theme.label)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label class="field">
+        <span>{t('language')}</span>
+        {/* The person's choice is kept in this browser, not on the host. */}
+        <select
+          value={chosenLanguage ?? ''}
+          lang={language}
+          onChange={(event) => {
+            const value = event.currentTarget.value;
+            chooseLanguage(isLanguage(value) ? value : null);
+          }}
+        >
+          <option value="">{t('languageHost', { name: LANGUAGE_NAMES[hostLanguage] })}</option>
+          {LANGUAGES.map((code) => (
+            <option key={code} value={code} lang={code}>
+              {LANGUAGE_NAMES[code]}
             </option>
           ))}
         </select>
       </label>
       {asking.length > 0 && (
         <fieldset class="field">
-          <legend>Allow without asking</legend>
+          <legend>{t('allowWithoutAsking')}</legend>
           {asking.map((tool) => (
             <label key={tool.name} class="check">
               <input
@@ -68,7 +91,7 @@ export function SettingsPanel({ settings, tools }: SettingsPanelProps) {
           checked={settings.allowCommands}
           onChange={(event) => update({ allowCommands: event.currentTarget.checked })}
         />
-        Allow running commands
+        {t('allowCommands')}
       </label>
       <form
         class="field"
@@ -77,7 +100,7 @@ export function SettingsPanel({ settings, tools }: SettingsPanelProps) {
           update({ systemPrompt: prompt });
         }}
       >
-        <label for="system-prompt">System prompt</label>
+        <label for="system-prompt">{t('systemPrompt')}</label>
         <textarea
           id="system-prompt"
           rows={4}
@@ -86,7 +109,7 @@ export function SettingsPanel({ settings, tools }: SettingsPanelProps) {
           onInput={(event) => setPrompt(event.currentTarget.value)}
         />
         <button type="submit" class="small" disabled={prompt === settings.systemPrompt}>
-          Save prompt
+          {t('savePrompt')}
         </button>
       </form>
     </details>

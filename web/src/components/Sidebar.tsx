@@ -1,9 +1,11 @@
+import { useT } from '../i18n/I18nContext';
 import type { Snapshot } from '../state/types';
 import { useWatching } from '../state/WatchingContext';
 import { ApprovalsPanel } from './ApprovalsPanel';
 import { ConversationList } from './ConversationList';
 import { Icon } from './Icon';
 import { ModelPicker } from './ModelPicker';
+import { NotificationsToggle } from './NotificationsToggle';
 import { ProjectPanel } from './ProjectPanel';
 import { SettingsPanel } from './SettingsPanel';
 import { ToolsList } from './ToolsList';
@@ -20,11 +22,12 @@ export interface SidebarProps {
 /** Conversations, project, model, tools, settings and pending approvals. */
 export function Sidebar({ snapshot, onNavigate, onClose, onDisconnect }: SidebarProps) {
   const watching = useWatching();
+  const t = useT();
   return (
-    <nav class="sidebar" aria-label="Sidebar">
+    <nav class="sidebar" aria-label={t('sidebar')}>
       <div class="sidebar-head">
         <span class="brand">webbridge</span>
-        <button type="button" class="icon close-button" aria-label="Close menu" onClick={onClose}>
+        <button type="button" class="icon close-button" aria-label={t('closeMenu')} onClick={onClose}>
           <Icon name="close" />
         </button>
       </div>
@@ -38,8 +41,9 @@ export function Sidebar({ snapshot, onNavigate, onClose, onDisconnect }: Sidebar
         <ToolsList tools={snapshot.tools.list} servers={snapshot.tools.servers} />
         <SettingsPanel settings={snapshot.settings} tools={snapshot.tools.list} />
       </fieldset>
+      <NotificationsToggle />
       <button type="button" class="link-button disconnect" onClick={onDisconnect}>
-        Disconnect
+        {t('disconnect')}
       </button>
     </nav>
   );

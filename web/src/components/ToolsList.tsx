@@ -1,22 +1,21 @@
+import type { MessageKey } from '../i18n/catalogue';
+import { useT } from '../i18n/I18nContext';
 import type { Snapshot } from '../state/types';
 
 type Tool = Snapshot['tools']['list'][number];
 type McpServer = NonNullable<Snapshot['tools']['servers']>[number];
 
 /** Why a disabled tool is off and how to turn it on. */
-function offReason(tool: Tool): string {
-  if (tool.name === 'run_command') {
-    return 'Off: enabled by the “Allow running commands” setting (Settings below).';
-  }
-  return 'Off: the current settings do not allow this tool.';
+function offReason(tool: Tool): MessageKey {
+  return tool.name === 'run_command' ? 'toolOffCommands' : 'toolOffSettings';
 }
 
 /** How a server's state reads in the list. */
-const STATE_LABEL: Readonly<Record<McpServer['state'], string>> = {
-  starting: 'starting…',
-  ready: 'ready',
-  failed: 'failed',
-  restarting: 'restarting…',
+const STATE_LABEL: Readonly<Record<McpServer['state'], MessageKey>> = {
+  starting: 'mcpStarting',
+  ready: 'mcpReady',
+  failed: 'mcpFailed',
+  restarting: 'mcpRestarting',
 };
 
 /** Props of {@link ToolsList}. */
@@ -32,19 +31,20 @@ export interface ToolsListProps {
  * down is counted in the summary, so it shows while the list is folded.
  */
 export function ToolsList({ tools, servers = [] }: ToolsListProps) {
+  const t = useT();
   const down = servers.filter((server) => server.state !== 'ready').length;
   return (
     <details class="panel">
       <summary>
-        <h2>Tools ({tools.length})</h2>
+        <h2>{t('tools', { count: tools.length })}</h2>
         {down > 0 && (
           <span class="tool-tag" data-mcp-down={down}>
-            {down === 1 ? '1 MCP server not ready' : `${down} MCP servers not ready`}
+            {down === 1 ? t('mcpDownOne') : t('mcpDownMany', { count: down })}
           </span>
         )}
       </summary>
       {servers.length > 0 && (
-        <ul class="tools" aria-label="MCP servers">
+        <ul class="tools" aria-label={t('mcpServers')}>
           {servers.map((server) => (
             <li
               key={server.name}
@@ -54,9 +54,11 @@ export function ToolsList({ tools, servers = [] }: ToolsListProps) {
             >
               <code>{server.name}</code>
               <span class="tool-tag">
-                MCP · {STATE_LABEL[server.state]} · {server.toolCount}{' '}
-                {server.toolCount === 1 ? 'tool' : 'tools'}
-                {server.approval === 'allow' ? ' · trusted' : ''}
+                MCP · {t(STATE_LABEL[server.state])} ·{' '}
+                {server.toolCount === 1
+                  ? t('mcpToolCountOne')
+                  : t('mcpToolCountMany', { count: server.toolCount })}
+                {server.approval === 'allow' ? ` · ${t('mcpTrusted')}` : ''}
               </span>
               {server.lastError !== undefined && <p class="tool-off-reason">{server.lastError}</p>}
             </li>
@@ -69,14 +71,14 @@ export function ToolsList({ tools, servers = [] }: ToolsListProps) {
             key={tool.name}
             class={tool.enabled ? undefined : 'disabled'}
             data-tool={tool.name}
-            title={tool.enabled ? undefined : offReason(tool)}
+            title={tool.enabled ? undefined : t(offReason(tool))}
           >
             <code>{tool.name}</code>
             <span class="tool-tag">
-              {!tool.enabled ? '(off)' : tool.needsApproval ? 'asks first' : 'free'}
+              {t(!tool.enabled ? 'toolOff' : tool.needsApproval ? 'toolAsksFirst' : 'toolFree')}
             </span>
             <p>{tool.description}</p>
-            {!tool.enabled && <p class="tool-off-reason">{offReason(tool)}</p>}
+            {!tool.enabled && <p class="tool-off-reason">{t(offReason(tool))}</p>}
           </li>
         ))}
       </ul>

@@ -1,6 +1,8 @@
+import { useT } from '../i18n/I18nContext';
 import { useWatching } from '../state/WatchingContext';
 import { ConnectionBadge } from './ConnectionBadge';
 import { Icon } from './Icon';
+import { ShortcutsHelp } from './ShortcutsHelp';
 
 /** Props of {@link TopBar}. */
 export interface TopBarProps {
@@ -11,19 +13,21 @@ export interface TopBarProps {
 /** The bar over the conversation: menu (phones), the conversation's title, connection state. */
 export function TopBar({ title, onMenu }: TopBarProps) {
   const watching = useWatching();
+  const t = useT();
   return (
     <header class="topbar">
-      <button type="button" class="icon menu-button" aria-label="Open menu" onClick={onMenu}>
+      <button type="button" class="icon menu-button" aria-label={t('openMenu')} onClick={onMenu}>
         <Icon name="menu" />
       </button>
       <h1 class="topbar-title" title={title}>
         {title}
       </h1>
       {watching && (
-        <span class="badge badge-watching" title="Connected with a view code: you can follow, not act">
-          <Icon name="eye" /> Watching
+        <span class="badge badge-watching" title={t('watchingBadgeTitle')}>
+          <Icon name="eye" /> {t('watchingBadge')}
         </span>
       )}
+      <ShortcutsHelp />
       <ConnectionBadge />
     </header>
   );

@@ -2,8 +2,7 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { en } from './catalogues/en';
 import { createFormatters, type Formatters } from './formatters';
-import type { Language } from './languages';
-import { textDirection } from './languages';
+import { type Language, textDirection } from './languages';
 import { createTranslator, type Translate } from './translate';
 
 /** The language the page speaks and what it needs to speak it. */
@@ -14,6 +13,12 @@ export interface I18n {
   readonly t: Translate;
   /** Dates and numbers in the language. */
   readonly format: Formatters;
+  /** The host's language (/api/locale), the page's unless the person chose another. */
+  readonly hostLanguage: Language;
+  /** The person's choice in this browser; null follows the host. */
+  readonly chosenLanguage: Language | null;
+  /** Chooses a language (kept in this browser), or null to follow the host again. */
+  readonly chooseLanguage: (language: Language | null) => void;
 }
 
 /** The English page, used until another catalogue has loaded. */
@@ -22,6 +27,9 @@ export const ENGLISH: I18n = {
   dir: textDirection('en'),
   t: createTranslator(en, 'en'),
   format: createFormatters('en'),
+  hostLanguage: 'en',
+  chosenLanguage: null,
+  chooseLanguage: () => {},
 };
 
 /** The language in use, provided by the app. */

@@ -8,7 +8,11 @@ export interface Formatters {
   readonly date: (value: Date | number) => string;
   /** A time alone, hours and minutes. */
   readonly time: (value: Date | number) => string;
+  /** A byte count for people: `512 byte`, `1.5 kB`, `12 MB` (en); `1,5 kB` (de). */
+  readonly size: (bytes: number) => string;
 }
+
+const SIZE_UNITS = ['kilobyte', 'megabyte', 'gigabyte'] as const;
 
 /** Formatters for a language, built once per language. */
 export function createFormatters(language: string): Formatters {
@@ -16,10 +20,32 @@ export function createFormatters(language: string): Formatters {
   const dateTime = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
   const time = new Intl.DateTimeFormat(language, { timeStyle: 'short' });
+  const unit = (name: string, digits: number) =>
+    new Intl.NumberFormat(language, {
+      style: 'unit',
+      unit: name,
+      unitDisplay: 'short',
+      maximumFractionDigits: digits,
+    });
+  const bytes = unit('byte', 0);
+  // One decimal below 10 ("1.5 MB"), none above ("12 MB"), as the English page always had.
+  const sizes = SIZE_UNITS.map((name) => [unit(name, 1), unit(name, 0)] as const);
   return {
     number: (value) => number.format(value),
     dateTime: (value) => dateTime.format(value),
     date: (value) => date.format(value),
     time: (value) => time.format(value),
+    size: (count) => {
+      if (count < 1024) return bytes.format(count);
+      let value = count / 1024;
+      let index = 0;
+      while (value >= 1024 && index < SIZE_UNITS.length - 1) {
+        value /= 1024;
+        index++;
+      }
+      const pair = sizes[index];
+      if (pair === undefined) return bytes.format(count);
+      return pair[value < 10 ? 0 : 1].format(value);
+    },
   };
 }

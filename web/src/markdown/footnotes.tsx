@@ -1,5 +1,6 @@
 import { createContext, type JSX } from 'preact';
 import { useContext } from 'preact/hooks';
+import { useT } from '../i18n/I18nContext';
 import type { FootnoteToken } from './extensions';
 
 /**
@@ -32,6 +33,7 @@ function jumpTo(id: string): JSX.MouseEventHandler<HTMLAnchorElement> {
 /** A reference: its number, raised, linking to the definition. */
 export function FootnoteRef({ label }: { readonly label: string }) {
   const notes = useContext(FootnoteContext);
+  const t = useT();
   const number = notes.numbers.get(label);
   const id = footnoteId(notes, label, false);
   return (
@@ -40,7 +42,7 @@ export function FootnoteRef({ label }: { readonly label: string }) {
         href={`#${id}`}
         id={footnoteId(notes, label, true)}
         onClick={jumpTo(id)}
-        aria-label={`Footnote ${number ?? label}`}
+        aria-label={t('footnote', { label: number ?? label })}
       >
         {number ?? label}
       </a>
@@ -57,11 +59,12 @@ export interface FootnoteListProps {
 /** The definitions at the end of the message, in reference order, each linking back. */
 export function FootnoteList({ definitions, render }: FootnoteListProps) {
   const notes = useContext(FootnoteContext);
+  const t = useT();
   if (definitions.length === 0) return null;
   const order = (d: FootnoteToken) => notes.numbers.get(d.label) ?? Number.MAX_SAFE_INTEGER;
   const sorted = [...definitions].sort((a, b) => order(a) - order(b));
   return (
-    <section class="footnotes" aria-label="Footnotes">
+    <section class="footnotes" aria-label={t('footnotes')}>
       <ol>
         {sorted.map((definition) => {
           const number = notes.numbers.get(definition.label);
@@ -77,7 +80,7 @@ export function FootnoteList({ definitions, render }: FootnoteListProps) {
                 <a
                   href={`#${footnoteId(notes, definition.label, true)}`}
                   class="footnote-back"
-                  aria-label={`Back to reference ${number}`}
+                  aria-label={t('footnoteBack', { number })}
                   onClick={jumpTo(footnoteId(notes, definition.label, true))}
                 >
                   ↩

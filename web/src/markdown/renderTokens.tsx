@@ -2,6 +2,7 @@ import type { MarkedToken, Token, Tokens } from 'marked';
 import type { ComponentChildren } from 'preact';
 import { CodeBlock } from '../components/CodeBlock';
 import { MathView } from '../components/MathView';
+import { useT } from '../i18n/I18nContext';
 import { decodeEntities } from './decodeEntities';
 import type { FootnoteRefToken, FootnoteToken, MathToken } from './extensions';
 import { FootnoteRef } from './footnotes';
@@ -75,15 +76,7 @@ export function renderToken(raw: Token, key: number): ComponentChildren {
         </li>
       );
     case 'checkbox':
-      return (
-        <input
-          key={key}
-          type="checkbox"
-          checked={token.checked}
-          disabled
-          aria-label={token.checked ? 'Done' : 'Not done'}
-        />
-      );
+      return <TaskBox key={key} checked={token.checked} />;
     case 'table':
       return (
         <div key={key} class="table-wrap">
@@ -131,12 +124,7 @@ export function renderToken(raw: Token, key: number): ComponentChildren {
     case 'link': {
       const href = safeHref(token.href);
       const children = token.autolink ? token.text : renderTokens(token.tokens);
-      if (!href)
-        return (
-          <span key={key} class="unsafe-link" title="Link not opened: only web and mail addresses are">
-            {children}
-          </span>
-        );
+      if (!href) return <UnsafeLink key={key}>{children}</UnsafeLink>;
       return (
         <a key={key} href={href} title={token.title ?? undefined} target="_blank" rel="noopener noreferrer">
           {children}
@@ -173,6 +161,24 @@ function codeLang(lang: string | undefined): string {
       .trim()
       .split(/\s/)[0]
       ?.replace(/[^\w+#.-]/g, '') ?? ''
+  );
+}
+
+/** A task list's box, named in the page's language. */
+function TaskBox({ checked }: { readonly checked: boolean }) {
+  const t = useT();
+  return (
+    <input type="checkbox" checked={checked} disabled aria-label={t(checked ? 'taskDone' : 'taskNotDone')} />
+  );
+}
+
+/** A link that is not opened (not http, https or mail), saying why in the page's language. */
+function UnsafeLink({ children }: { readonly children: ComponentChildren }) {
+  const t = useT();
+  return (
+    <span class="unsafe-link" title={t('unsafeLink')}>
+      {children}
+    </span>
   );
 }
 

@@ -9,6 +9,7 @@ import {
   type SensitiveOutcome,
   type Store,
 } from '@webbridge/client-sdk';
+import { inEnglish, type Phrase } from '../i18n/phrase';
 import { createMediaUrls, type MediaUrls } from './mediaUrls';
 import { type Observable, observable } from './observable';
 import { createUploads, type Uploads } from './uploads';
@@ -19,7 +20,10 @@ export type AnyAction = Parameters<BridgeClient['action']>[0];
 /** A short message for the person: what failed, or that nothing happened after a 409. */
 export interface Notice {
   readonly id: number;
+  /** The notice in English, or the host's own words (a problem's detail). */
   readonly text: string;
+  /** The notice in the page's words, when it is one of them: shown in the page's language. */
+  readonly phrase?: Phrase;
   readonly tone: 'error' | 'info';
 }
 
@@ -91,7 +95,13 @@ export function createSession(options: SessionOptions): Session {
   const notice = observable<Notice | null>(null);
   let noticeId = 0;
   const say = (text: string, tone: Notice['tone'] = 'error') => notice.set({ id: ++noticeId, text, tone });
-  const fail = (error: unknown) => say(describeError(error));
+  const sayPhrase = (phrase: Phrase, tone: Notice['tone'] = 'error') =>
+    notice.set({ id: ++noticeId, text: inEnglish(phrase), phrase, tone });
+  const fail = (error: unknown) => {
+    const described = describeError(error);
+    if (typeof described === 'string') say(described);
+    else sayPhrase(described);
+  };
   let connection: EventConnection | undefined;
 
   const session: Session = {
@@ -118,8 +128,8 @@ export function createSession(options: SessionOptions): Session {
       try {
         const outcome = await run(client);
         if (outcome.kind === 'done') return true;
-        const where = outcome.destination.title || 'another conversation';
-        say(`Nothing was done: the host has moved on to “${where}”. Check the screen and try again.`, 'info');
+        const where = outcome.destination.title;
+        sayPhrase(where ? { key: 'movedOn', params: { where } } : { key: 'movedOnUntitled' }, 'info');
         return false;
       } catch (error) {
         fail(error);
@@ -149,19 +159,19 @@ export function createSession(options: SessionOptions): Session {
   return session;
 }
 
-/** A sentence for the person from any failure of an action. */
-export function describeError(error: unknown): string {
-  if (!(error instanceof BridgeClientError)) return 'Something went wrong.';
+/** A sentence for the person from any failure of an action: the page's phrase, or the host's detail. */
+export function describeError(error: unknown): Phrase | string {
+  if (!(error instanceof BridgeClientError)) return { key: 'errorGeneric' };
   switch (error.code) {
     case 'network':
-      return 'The host did not answer. Check the connection and try again.';
+      return { key: 'errorNetwork' };
     case 'unauthorized':
-      return 'The access code is no longer valid.';
+      return { key: 'errorUnauthorized' };
     case 'rate_limited':
-      return 'Too many attempts. Wait a moment and try again.';
+      return { key: 'errorRateLimited' };
     case 'payload_too_large':
-      return 'That is too large to send.';
+      return { key: 'errorTooLarge' };
     default:
-      return error.detail || 'Something went wrong.';
+      return error.detail || { key: 'errorGeneric' };
   }
 }

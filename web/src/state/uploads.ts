@@ -1,4 +1,6 @@
 import { BridgeClientError } from '@webbridge/client-sdk';
+import type { MessageKey } from '../i18n/catalogue';
+import { inEnglish } from '../i18n/phrase';
 import { type Observable, observable } from './observable';
 
 /** A file on its way to the host, or one that failed. */
@@ -15,8 +17,10 @@ export interface UploadItem {
   readonly attachmentId?: string;
   /** When the upload finished (epoch ms). */
   readonly doneAt?: number;
-  /** Why it failed, for the person. */
+  /** Why it failed, for the person: in English, or the host's detail. */
   readonly error?: string;
+  /** Why it failed in the page's words, when it is one of them (shown in the page's language). */
+  readonly errorKey?: MessageKey;
   /** Aborts the upload while it runs. */
   readonly abort: () => void;
 }
@@ -91,7 +95,13 @@ export function createUploads(upload: UploadFn): Uploads {
         items.set(items.get().filter((i) => i.key !== key));
         return;
       }
-      update(key, { status: 'error', error: describeUploadError(error) });
+      const errorKey = uploadErrorKey(error);
+      update(
+        key,
+        errorKey === undefined
+          ? { status: 'error', error: describeUploadError(error) }
+          : { status: 'error', error: inEnglish({ key: errorKey }), errorKey },
+      );
     }
   };
 
@@ -117,10 +127,12 @@ export function createUploads(upload: UploadFn): Uploads {
   };
 }
 
+/** The page's phrase for a failed upload; undefined when the host's detail says it. */
+function uploadErrorKey(error: unknown): MessageKey | undefined {
+  if (!(error instanceof BridgeClientError)) return 'uploadFailed';
+  return error.code === 'network' ? 'uploadInterrupted' : undefined;
+}
+
 function describeUploadError(error: unknown): string {
-  if (error instanceof BridgeClientError) {
-    if (error.code === 'network') return 'The upload was interrupted.';
-    return error.detail;
-  }
-  return 'The upload failed.';
+  return error instanceof BridgeClientError ? error.detail : inEnglish({ key: 'uploadFailed' });
 }
