@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import type { AccessCodes } from './AccessCodes';
@@ -9,21 +9,9 @@ import { clientAddress, throttleKey } from './rawHeaders';
 /**
  * Requires `Authorization: Bearer <access code or view code>`, compared in constant time (both
  * sides are hashed first, so lengths never leak). Missing or wrong: 401 with
- * `WWW-Authenticate: Bearer`; repeated misses from one address, whichever code they aimed
- * at: 429 with Retry-After. On success the code the request used is kept in the context as
- * `accessCode` (so streams can be closed when it is rotated) with its `access` level, which
- * the response names in the access header.
- */
-export function authGuard(codes: AccessCodes, throttle: AuthThrottle): MiddlewareHandler<BridgeEnv> {
-  return async (c, next) => {
-    authenticate(c, codes, throttle);
-    await next();
-  };
-}
-
-/**
- * The check of {@link authGuard}, run in place: throws the refusal, or records the presented
- * code and its level in the context. Routes name the level in their response (the access
+ * `WWW-Authenticate: Bearer`; repeated misses from one address, whichever code they aimed at:
+ * 429 with Retry-After. Run in place by the front door: throws the refusal, or records the
+ * presented code (so streams can be closed when it is rotated) and its level in the context. Routes name the level in their response (the access
  * header); the event stream, written straight to the socket, carries no such header: a client
  * learns its level from /api/state.
  */
@@ -65,14 +53,4 @@ export function sameSecret(a: string, b: string): boolean {
   const da = createHash('sha256').update(a).digest();
   const db = createHash('sha256').update(b).digest();
   return timingSafeEqual(da, db);
-}
-
-/** Refuses what a view code may not do: 403 `view_only`. Runs after {@link authGuard}. */
-export function controlOnly(): MiddlewareHandler<BridgeEnv> {
-  return async (c, next) => {
-    if (c.get('access') !== 'control') {
-      throw new BridgeError('view_only', 'This code can watch the session but not act on it.');
-    }
-    await next();
-  };
 }

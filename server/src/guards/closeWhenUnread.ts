@@ -1,21 +1,14 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { incomingOf } from './rawHeaders';
 
 /**
- * Marks `Connection: close` on any response sent while the request's body is still arriving
- * (a 413 for a declared length, a 401 on a POST, any refusal before the body is read). The
- * connection cannot carry a next request until those bytes are gone, and this server does
- * not wait for them: a client told `keep-alive` would send its next request into a socket
- * about to close. Node then ends the socket gracefully (see `lingeringClose`).
+ * Whether a response now would be sent while the request's body is still arriving (a 413 for
+ * a declared length, a 401 on a POST, any refusal before the body is read). The connection
+ * cannot carry a next request until those bytes are gone, and this server does not wait for
+ * them: a client told `keep-alive` would send its next request into a socket about to close.
+ * So the front door and the error renderer then mark `Connection: close`, and Node ends the
+ * socket gracefully (see `lingeringClose`).
  */
-export function closeWhenUnread(): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    if (bodyStillArriving(c)) c.res.headers.set('Connection', 'close');
-  };
-}
-
-/** Whether the request declared a body that has not all arrived (so a response now is early). */
 export function bodyStillArriving(c: Context): boolean {
   const incoming = incomingOf(c);
   if (!incoming || incoming.complete) return false;

@@ -1,21 +1,13 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { BridgeError } from '../errors/BridgeError';
 import { incomingOf } from './rawHeaders';
 
 /**
- * Refuses requests without a Host header (400 `invalid_request`) and those whose Host header
- * is not one of the server's own names or addresses (403 `forbidden_host`): a page on another
- * origin that re-binds its DNS name to this address cannot reach the API. `allowed()` is read per request, so the set can grow when
- * the listener learns its addresses.
+ * Refuses, in place for the front door, a request without Host (400 `invalid_request`) or
+ * whose Host is not one of the server's own names or addresses (403 `forbidden_host`): a page
+ * on another origin that re-binds its DNS name to this address cannot reach the API. The set
+ * is read per request, so it can change when the listener learns its addresses.
  */
-export function hostGuard(allowed: () => ReadonlySet<string>): MiddlewareHandler {
-  return async (c, next) => {
-    checkHost(c, allowed());
-    await next();
-  };
-}
-
-/** The check of {@link hostGuard}, run in place: throws the refusal. */
 export function checkHost(c: Context, allowed: ReadonlySet<string>): void {
   const host = c.req.header('host');
   // An absolute-form target (`GET http://evil.example/api/state`) names its own host, which
