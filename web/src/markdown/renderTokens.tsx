@@ -79,7 +79,7 @@ export function renderToken(raw: Token, key: number): ComponentChildren {
       return <TaskBox key={key} checked={token.checked} />;
     case 'table':
       return (
-        <div key={key} class="table-wrap">
+        <div key={key} class="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>
