@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SAMPLE } from '../../web/src/markdown/samples';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 import { assertWebBuilt, DESKTOP, launchBrowser, openConnected, PHONE, shot } from './browserHarness';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
@@ -136,7 +136,13 @@ describe('markdown, code and math in Chromium', () => {
   });
 
   it('typesets $…$ and $$…$$ with KaTeX served by the app, showing the source until it loads', async () => {
-    const { page, problems, context } = await openConnected(browser, h);
+    // No service worker: what it fetches for the page would not pass through page.route.
+    const context = await browser.newContext({ viewport: DESKTOP, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${h.url}/#code=${TEST_CODE}`);
+    await page.locator('.badge[data-status="live"]').waitFor();
     const chunks = recordChunks(page);
     const foreign: string[] = [];
     page.on('request', (request) => {
