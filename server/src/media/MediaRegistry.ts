@@ -14,6 +14,7 @@ interface Grant {
 export class MediaRegistry {
   private readonly grants = new Map<string, Grant>();
   private readonly current = new Map<string, string>();
+  private revocations = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -59,6 +60,12 @@ export class MediaRegistry {
   revokeAll(): void {
     this.grants.clear();
     this.current.clear();
+    this.revocations++;
+  }
+
+  /** How many times every id was revoked: anything that cached ids before is stale. */
+  get generation(): number {
+    return this.revocations;
   }
 
   /** How long an id lives, in milliseconds. */

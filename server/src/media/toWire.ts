@@ -32,6 +32,15 @@ export class WireMapper {
     return Math.floor(now / Math.max(1, this.media.lifetimeMs / 4));
   }
 
+  /**
+   * Names the media ids a kept snapshot may reuse: a sixteenth of an id's lifetime and how often
+   * every id was revoked. An id is reused while more than half its life is left, so one handed
+   * out from a kept snapshot still has more than 7/16 of it.
+   */
+  mediaKey(now = Date.now()): string {
+    return `${this.media.generation}:${Math.floor(now / Math.max(1, this.media.lifetimeMs / 16))}`;
+  }
+
   attachment(attachment: HostAttachment): Attachment {
     return { ...attachment, media: this.media.refFor(attachment.id) };
   }

@@ -29,10 +29,23 @@ export function apiHeaders(c: Context<BridgeEnv>, type: string): Record<string, 
  */
 export function respond<R extends AppRoute>(
   c: Context<BridgeEnv>,
-  _route: R,
+  route: R,
   reply: ServerInferResponses<R, 200>,
 ): Response {
+  return respondSerialised(c, route, reply, () => JSON.stringify(reply.body));
+}
+
+/**
+ * {@link respond} with the body's JSON made (or reused) by the caller: `json` must be
+ * `JSON.stringify(reply.body)`. HEAD does not even ask for it.
+ */
+export function respondSerialised<R extends AppRoute>(
+  c: Context<BridgeEnv>,
+  _route: R,
+  reply: ServerInferResponses<R, 200>,
+  json: () => string,
+): Response {
   c.set('apiHeaders', true);
-  const body = c.req.method === 'HEAD' ? null : JSON.stringify(reply.body);
+  const body = c.req.method === 'HEAD' ? null : json();
   return new Response(body, { status: reply.status, headers: apiHeaders(c, 'application/json') });
 }

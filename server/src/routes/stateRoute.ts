@@ -1,12 +1,34 @@
-import { contract } from '@webbridge/contract';
+import { contract, type Projection, type Snapshot } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import type { BridgeEnv } from '../env';
 import type { WireMapper } from '../media/toWire';
-import { respond } from './respond';
+import { respondSerialised } from './respond';
 
-/** GET and HEAD /api/state: the full current state, with media ids valid now. */
+/** The last snapshot served, with its JSON. */
+interface Kept {
+  readonly state: Projection;
+  readonly mediaKey: string;
+  readonly body: Snapshot;
+  readonly json: string;
+}
+
+/**
+ * GET and HEAD /api/state: the full current state, with media ids valid now. Between changes
+ * every request gets the same bytes: the snapshot and its JSON are kept per projection (the
+ * host hands out the same object until something changes) and media key, so the ids in it keep
+ * at least a quarter of their life and none is one a rotation revoked.
+ */
 export function stateRoute(host: HostAdapter, wire: WireMapper) {
-  return (c: Context<BridgeEnv>) =>
-    respond(c, contract.state, { status: 200, body: wire.snapshot(host.readState()) });
+  let kept: Kept | undefined;
+  return (c: Context<BridgeEnv>) => {
+    const state = host.readState();
+    const mediaKey = wire.mediaKey();
+    if (kept?.state !== state || kept.mediaKey !== mediaKey) {
+      const body = wire.snapshot(state);
+      kept = { state, mediaKey, body, json: JSON.stringify(body) };
+    }
+    const { body, json } = kept;
+    return respondSerialised(c, contract.state, { status: 200, body }, () => json);
+  };
 }
