@@ -84,7 +84,7 @@ export function CodeBlock({ code, lang, complete }: CodeBlockProps) {
         <span class="code-lang">{lang || 'text'}</span>
         <CopyButton text={code} label={t('copyCode')} selectTarget={() => pre.current} />
       </div>
-      {/* Focusable: a long line scrolls sideways, and a keyboard must reach it (axe). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a long line scrolls sideways, and a keyboard must reach it (axe: scrollable-region-focusable) */}
       <pre ref={pre} tabIndex={0}>
         {/* A new element when highlighting arrives: the text node it replaces would otherwise
             be kept and cut to the first token, and Chromium counts that as a layout shift. */}

@@ -79,6 +79,7 @@ export function renderToken(raw: Token, key: number): ComponentChildren {
       return <TaskBox key={key} checked={token.checked} />;
     case 'table':
       return (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a wide table scrolls sideways, and a keyboard must reach it (axe: scrollable-region-focusable)
         <div key={key} class="table-wrap" tabIndex={0}>
           <table>
             <thead>
