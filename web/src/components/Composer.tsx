@@ -124,6 +124,7 @@ export function Composer({ snapshot }: ComposerProps) {
         <textarea
           ref={area}
           class="composer-input"
+          dir="auto"
           aria-label={t('message')}
           placeholder={t('message')}
           rows={1}

@@ -56,6 +56,7 @@ export function ConnectPage({ checking, problem, initialCode, onConnect }: Conne
           value={code}
           onInput={(event) => setCode(event.currentTarget.value)}
           autocomplete="off"
+          dir="auto"
           autocapitalize="off"
           spellcheck={false}
           autofocus

@@ -63,6 +63,7 @@ export function ConversationItem({ conversation, current, onNavigate }: Conversa
       <button
         type="button"
         class="conversation-open"
+        dir="auto"
         aria-current={current ? 'page' : undefined}
         title={t('createdAt', { date: format.dateTime(conversation.createdAt) })}
         onClick={async () => {

@@ -34,6 +34,7 @@ export function MessageEditor({ initial, onSave, onCancel }: MessageEditorProps)
       <textarea
         ref={area}
         aria-label={t('editMessage')}
+        dir="auto"
         value={text}
         rows={3}
         autofocus

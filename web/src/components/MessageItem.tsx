@@ -135,7 +135,7 @@ function MessageBody({ message }: { message: Message }) {
       );
     }
     return (
-      <div class={`body markdown${message.status === 'streaming' ? ' streaming' : ''}`}>
+      <div class={`body markdown${message.status === 'streaming' ? ' streaming' : ''}`} dir="auto">
         <Markdown text={message.text} />
       </div>
     );
@@ -144,9 +144,13 @@ function MessageBody({ message }: { message: Message }) {
     return (
       <details class="body tool-result">
         <summary>{message.tool ? t('toolResultOf', { tool: message.tool.name }) : t('toolResult')}</summary>
-        <pre>{message.text}</pre>
+        <pre dir="auto">{message.text}</pre>
       </details>
     );
   }
-  return message.text === '' ? null : <p class="body plain">{message.text}</p>;
+  return message.text === '' ? null : (
+    <p class="body plain" dir="auto">
+      {message.text}
+    </p>
+  );
 }

@@ -20,7 +20,7 @@ export function PendingAttachments({ pending, uploads }: PendingAttachmentsProps
     <ul class="pending" aria-label={t('pendingAttachments')}>
       {pending.map((attachment) => (
         <li key={attachment.id} class="chip" data-attachment-id={attachment.id}>
-          <span class="chip-name">{attachment.name}</span>
+          <bdi class="chip-name">{attachment.name}</bdi>
           <span class="chip-size">{format.size(attachment.size)}</span>
           <button
             type="button"
@@ -34,7 +34,7 @@ export function PendingAttachments({ pending, uploads }: PendingAttachmentsProps
       ))}
       {shown.map((upload) => (
         <li key={`u${upload.key}`} class={`chip chip-${upload.status}`}>
-          <span class="chip-name">{upload.name}</span>
+          <bdi class="chip-name">{upload.name}</bdi>
           {upload.status === 'error' ? (
             <span class="chip-error" role="alert">
               {upload.errorKey === undefined ? upload.error : t(upload.errorKey)}

@@ -54,6 +54,7 @@ export function ProjectPanel({ snapshot, onNavigate }: ProjectPanelProps) {
         <div class="inline-field">
           <input
             id="workspace-uri"
+            dir="auto"
             list="workspace-roots"
             value={uri}
             onInput={(event) => setUri(event.currentTarget.value)}

@@ -19,7 +19,8 @@ export function TopBar({ title, onMenu }: TopBarProps) {
       <button type="button" class="icon menu-button" aria-label={t('openMenu')} onClick={onMenu}>
         <Icon name="menu" />
       </button>
-      <h1 class="topbar-title" title={title}>
+      {/* A title in another script reads (and is cut short) in its own direction. */}
+      <h1 class="topbar-title" title={title} dir="auto">
         {title}
       </h1>
       {watching && (
