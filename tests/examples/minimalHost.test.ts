@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BridgeClient, createBridgeClient, type StoreState } from '@webbridge/client-sdk';
 import type { Browser } from 'playwright-core';
@@ -9,6 +10,7 @@ import { launchChromium } from '../support/chromium';
 
 type MinimalHost = Awaited<ReturnType<typeof startMinimalHost>>;
 const ARTIFACTS = join(import.meta.dirname, '..', '.artifacts');
+const BUILT = join(import.meta.dirname, '..', '..', 'examples', 'minimal-host', 'dist', 'main.js');
 
 /** Resolves with the first store state that satisfies `predicate`. */
 const storeReaches = (client: BridgeClient, predicate: (s: StoreState) => boolean, timeoutMs = 5000) =>
@@ -117,5 +119,29 @@ describe('examples/minimal-host: an outside app embedding the bridge', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'minimal-host.png') });
     expect(problems).toEqual([]);
     await context.close();
+  });
+
+  // `pnpm test` builds every package first; this runs the example as an outside app would: its
+  // own dist/, importing @webbridge/server and /contract through their package exports (dist/).
+  it.skipIf(!existsSync(BUILT))('runs from its build, against the packages as published', async () => {
+    const child = spawn(process.execPath, [BUILT], { env: { ...process.env, PORT: '0' } });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => resolve(chunk.toString()));
+        child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
+      });
+      const [, url, code] = /open (\S+)\/#code=(\S+)/.exec(line) ?? [];
+      const state = await fetch(`${url}/api/state`, { headers: { authorization: `Bearer ${code}` } });
+      expect(state.status).toBe(200);
+      expect(((await state.json()) as { models: { current: string } }).models.current).toBe('echo');
+      expect((await fetch(`${url}/`)).headers.get('content-type')).toContain('text/html');
+    } finally {
+      // SIGINT: the example closes the bridge and deletes its temporary directory, then exits.
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGINT');
+        await exited;
+      }
+    }
   });
 });
