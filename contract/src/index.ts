@@ -75,6 +75,7 @@ export {
   sessionMismatchSchema,
   validationIssueSchema,
 } from './problem';
+export { MAX_MEDIA_ID, mediaQuerySchema, uploadQuerySchema } from './queries';
 export type { Contract } from './router';
 export { contract } from './router';
 export type {

@@ -1,9 +1,9 @@
 import { initContract } from '@ts-rest/core';
-import { z } from 'zod';
 import { actionResponseSchema, actionSchema, uploadResponseSchema } from './actions';
 import { eventsQuerySchema } from './events';
 import { localeSchema } from './locale';
 import { problemSchema, sessionMismatchSchema } from './problem';
+import { mediaQuerySchema, uploadQuerySchema } from './queries';
 import { snapshotSchema } from './snapshot';
 
 const c = initContract();
@@ -63,10 +63,7 @@ export const contract = c.router(
       path: '/api/upload',
       summary:
         'Upload one file (raw body) as a pending attachment of the conversation named by conversationId (default: the current one).',
-      query: z.object({
-        name: z.string().min(1).max(255),
-        conversationId: z.string().min(1).max(200).optional(),
-      }),
+      query: uploadQuerySchema,
       body: c.type<Blob | ArrayBuffer | Uint8Array>(),
       responses: {
         201: uploadResponseSchema,
@@ -81,7 +78,7 @@ export const contract = c.router(
       method: 'GET',
       path: '/api/media',
       summary: 'Read the one file a media id grants (no Bearer: the id is the credential).',
-      query: z.object({ id: z.string() }),
+      query: mediaQuerySchema,
       responses: {
         200: c.otherResponse({ contentType: 'application/octet-stream', body: c.type<Blob>() }),
         404: problemSchema,

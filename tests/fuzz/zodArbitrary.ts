@@ -51,8 +51,11 @@ function fit(s: string, min: number, max: number): string {
 function stringArbitrary(schema: z.ZodString, maxLength: number): fc.Arbitrary<string> {
   let min = 0;
   let max = Number.POSITIVE_INFINITY;
+  // Character-class patterns (`^[^…]*$`): a character that fails one alone is dropped.
+  const patterns: RegExp[] = [];
   for (const check of schema._def.checks) {
-    if (check.kind === 'min') min = Math.max(min, check.value);
+    if (check.kind === 'regex') patterns.push(check.regex);
+    else if (check.kind === 'min') min = Math.max(min, check.value);
     else if (check.kind === 'max') max = Math.min(max, check.value);
     else if (check.kind === 'length') {
       min = check.value;
@@ -64,6 +67,7 @@ function stringArbitrary(schema: z.ZodString, maxLength: number): fc.Arbitrary<s
   const randomMax = Math.min(max, min + maxLength);
   const random = fc
     .string({ minLength: min, maxLength: randomMax, unit: UNIT })
+    .map((s) => [...s].filter((ch) => patterns.every((p) => p.test(ch))).join(''))
     .map((s) => fit(s, min, Math.min(max, randomMax)));
   const bounds = [min, min + 1, max - 1, max].filter((n) => n >= min && n <= max && Number.isFinite(n));
   return fc.oneof(

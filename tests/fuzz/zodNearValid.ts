@@ -56,6 +56,10 @@ function mutations(schema: z.ZodTypeAny, path: string): fc.Arbitrary<NearValid>[
       out.push(
         fc.constant({ value: 'x'.repeat(min - 1), how: at(path, `${min - 1} characters (min ${min})`) }),
       );
+    // A control character within the length bounds, where the schema has a pattern refusing it.
+    const controlled = `\u0001${'x'.repeat(Math.max(0, min - 1))}`;
+    if (controlled.length <= max && !schema.safeParse(controlled).success)
+      out.push(fc.constant({ value: controlled, how: at(path, 'a control character') }));
     return out;
   }
   if (schema instanceof z.ZodNumber) {

@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { contract } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
-import { singleQuery } from '../guards/singleQuery';
+import { contractQuery } from '../routes/contractQuery';
 import type { MediaRegistry } from './MediaRegistry';
 
 /** Types a browser may show inline; anything else is a download, never rendered as a page. */
@@ -24,8 +25,9 @@ export interface MediaDeps {
  */
 export function mediaRoute({ host, media }: MediaDeps) {
   return async (c: Context) => {
-    const id = singleQuery(c, 'id') ?? '';
-    const attachmentId = id.length > 0 && id.length <= 64 ? media.resolve(id) : undefined;
+    // An id outside the contract's rule is unknown like any other: the same 404.
+    const query = contractQuery(c, contract.media.query);
+    const attachmentId = query.success ? media.resolve(query.data.id) : undefined;
     const file = attachmentId === undefined ? undefined : host.resolveMedia(attachmentId);
     const info = file ? await stat(file.path).catch(() => undefined) : undefined;
     if (!file || !info?.isFile()) throw new BridgeError('not_found', 'No such media.');

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import {
+  contract,
   type EventFrames,
-  eventsQuerySchema,
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
   parseLastEventId,
@@ -15,6 +15,7 @@ import { nodeResponseSink, type StreamSink, webStreamSink } from '../events/Stre
 import { Subscriber } from '../events/Subscriber';
 import { clientAddress } from '../guards/rawHeaders';
 import type { WireMapper } from '../media/toWire';
+import { contractQuery } from './contractQuery';
 
 const EVENT_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -70,8 +71,8 @@ export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
  * refused rather than read as its first value: two readers of one URL could disagree.
  */
 function framesOf(c: Context<BridgeEnv>): EventFrames {
-  const parsed = eventsQuerySchema.safeParse(c.req.query());
-  if (!parsed.success || (c.req.queries('frames')?.length ?? 0) > 1) {
+  const parsed = contractQuery(c, contract.events.query);
+  if (!parsed.success) {
     throw new BridgeError('invalid_request', 'frames is named (the default) or compact, given once.', {
       issues: [{ path: ['frames'], message: 'named or compact, at most once' }],
     });

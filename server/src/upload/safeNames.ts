@@ -16,15 +16,6 @@ export function safeMediaType(raw: string | undefined): string {
     : 'application/octet-stream';
 }
 
-/**
- * A conversation id from the browser, as is; undefined when no id can look like it. Ids are
- * the host's to shape (the contract allows any 1 to 200 characters), so only control
- * characters and lengths are refused here; the host answers not_found for one it does not know.
- */
-export function plausibleId(raw: string): string | undefined {
-  return raw.length > 0 && raw.length <= 200 && !hasControlCharacter(raw) ? raw : undefined;
-}
-
 function hasControlCharacter(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);

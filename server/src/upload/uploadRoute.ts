@@ -1,12 +1,13 @@
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
+import { contract } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
-import { singleQuery } from '../guards/singleQuery';
+import { contractQuery, queryIssues } from '../routes/contractQuery';
 import { receiveUpload } from './receiveUpload';
-import { plausibleId, safeFileName, safeMediaType } from './safeNames';
+import { safeFileName, safeMediaType } from './safeNames';
 
 /** Dependencies of POST /api/upload. */
 export interface UploadDeps {
@@ -31,18 +32,22 @@ function describeSize(bytes: number): string {
  */
 export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
   return async (c: Context) => {
-    const name = safeFileName(singleQuery(c, 'name'));
+    const query = contractQuery(c, contract.upload.query);
+    if (!query.success) {
+      throw new BridgeError(
+        'invalid_request',
+        'Give the file name as ?name= (1 to 255 characters) and at most one conversationId.',
+        { issues: queryIssues(query.error) },
+      );
+    }
+    // The contract's rule, then the last path segment of it: a name, never a path.
+    const name = safeFileName(query.data.name);
     if (name === undefined) {
       throw new BridgeError('invalid_request', 'Give the file name as ?name= (1 to 255 characters).', {
-        issues: [{ path: ['name'], message: 'required, 1 to 255 characters, no control characters' }],
+        issues: [{ path: ['name'], message: 'a file name, not a folder' }],
       });
     }
-    const conversationId = singleQuery(c, 'conversationId');
-    if (conversationId !== undefined && plausibleId(conversationId) === undefined) {
-      throw new BridgeError('invalid_request', 'conversationId is not a conversation id.', {
-        issues: [{ path: ['conversationId'], message: '1 to 200 characters, no control characters' }],
-      });
-    }
+    const { conversationId } = query.data;
     const lengthHeader = c.req.header('content-length');
     if (lengthHeader === undefined || !/^\d+$/.test(lengthHeader)) {
       throw new BridgeError('length_required', 'Send the file size as Content-Length.');
