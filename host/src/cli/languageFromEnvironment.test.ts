@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchHostLanguage } from '../adapter/connectionStrings';
 import { languageFromEnvironment } from './languageFromEnvironment';
+import { parseServeArgs } from './parseServeArgs';
 
 describe('languageFromEnvironment', () => {
   it('reads LC_ALL, then LC_MESSAGES, then LANG, skipping empty values', () => {
@@ -26,5 +27,19 @@ describe('languageFromEnvironment', () => {
     expect(host({ LANG: 'zh_CN.GB18030' })).toBe('zh-CN');
     expect(host({ LANG: 'ar_EG.UTF-8' })).toBe('ar');
     expect(host({ LANG: 'fi_FI.UTF-8' })).toBe('en');
+  });
+});
+
+describe('--language', () => {
+  it('is matched to a host language; not given, the CLI reads the environment', () => {
+    expect(parseServeArgs(['--language', 'de']).language).toBe('de');
+    expect(parseServeArgs(['--language=pt_PT']).language).toBe('pt-BR');
+    expect(parseServeArgs(['--language', 'fi']).language).toBe('en');
+    expect(parseServeArgs([]).language).toBeUndefined();
+  });
+
+  it('refuses what is not a language tag', () => {
+    expect(() => parseServeArgs(['--language', 'de; rm -rf'])).toThrow(/--language/);
+    expect(() => parseServeArgs(['--language', ''])).toThrow(/--language/);
   });
 });
