@@ -102,6 +102,10 @@ describe('installable over HTTPS: manifest, icons, service worker, offline page'
       await page.reload();
       await page.getByRole('heading', { name: 'The host is unreachable' }).waitFor();
       await page.getByText(/Trying again/).waitFor();
+      // The worker answers no API request from a cache: with the host gone, they fail.
+      expect(await page.evaluate("fetch('/api/locale').then(() => 'answered', () => 'failed')")).toBe(
+        'failed',
+      );
       await shot(page, 'phone-offline');
       h = await restartHost(h, { tls: true, echoDelayMs: 5 });
       // The page retries within a few seconds (2 s, then 4 s) and reloads into the app.
