@@ -102,8 +102,11 @@ describe('languages in Chromium', () => {
 
       // A person may choose another language; the choice is kept in this browser.
       await page.locator('.settings summary').click();
+      await shot(page, 'desktop-de-settings');
       await page.getByLabel('Sprache').selectOption('en');
       await page.getByRole('button', { name: '+ New chat' }).waitFor();
+      // Messages already on screen (rendered once, kept by identity) change language too.
+      await page.locator('.message-user .role', { hasText: 'You' }).waitFor();
       await expect.poll(() => page.evaluate('document.documentElement.lang')).toBe('en');
       await page.reload();
       await page
