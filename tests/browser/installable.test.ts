@@ -107,6 +107,13 @@ describe('installable over HTTPS: manifest, icons, service worker, offline page'
         'failed',
       );
       await shot(page, 'phone-offline');
+      // In the language chosen in the app (Arabic: right to left).
+      await page.evaluate("localStorage.setItem('webbridge.language', 'ar')");
+      await page.reload();
+      await page.getByRole('heading', { name: 'تعذّر الوصول إلى المضيف' }).waitFor();
+      expect(await page.evaluate('document.documentElement.dir')).toBe('rtl');
+      await shot(page, 'phone-offline-ar');
+      await page.evaluate("localStorage.removeItem('webbridge.language')");
       h = await restartHost(h, { tls: true, echoDelayMs: 5 });
       // The page retries within a few seconds (2 s, then 4 s) and reloads into the app.
       await page.locator('form.connect-card').waitFor({ timeout: 15_000 });
