@@ -25,3 +25,30 @@ export function writeLanguagePreference(
     // Not kept: the choice still holds until the page is closed.
   }
 }
+
+const HOST_KEY = 'webbridge.hostLanguage';
+
+/**
+ * The host's language as last seen in this browser: the page starts in it, fetching that
+ * catalogue at once instead of after /api/locale, so a returning visitor barely sees English.
+ */
+export function readLastHostLanguage(storage: Pick<Storage, 'getItem'> | undefined): Language | null {
+  try {
+    const value = storage?.getItem(HOST_KEY) ?? null;
+    return value !== null && isLanguage(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Remembers the host's language for the next visit. */
+export function writeLastHostLanguage(
+  storage: Pick<Storage, 'setItem'> | undefined,
+  language: Language,
+): void {
+  try {
+    storage?.setItem(HOST_KEY, language);
+  } catch {
+    // Not remembered: the next visit starts in English until the host answers.
+  }
+}

@@ -4,7 +4,12 @@ import type { Catalogue } from './catalogue';
 import { en } from './catalogues/en';
 import { createFormatters } from './formatters';
 import type { I18n } from './I18nContext';
-import { readLanguagePreference, writeLanguagePreference } from './languagePreference';
+import {
+  readLanguagePreference,
+  readLastHostLanguage,
+  writeLanguagePreference,
+  writeLastHostLanguage,
+} from './languagePreference';
 import { type Language, matchLanguage, textDirection } from './languages';
 import { loadCatalogue } from './loadCatalogue';
 import { createTranslator } from './translate';
@@ -48,7 +53,10 @@ function build(
  * `lang` and `dir` on the document, so Arabic lays out right to left.
  */
 export function useI18nState(baseUrl: string): I18n {
-  const [host, setHost] = useState<HostLocale>({ language: 'en', strings: {} });
+  const [host, setHost] = useState<HostLocale>(() => ({
+    language: readLastHostLanguage(storage()) ?? 'en',
+    strings: {},
+  }));
   const [chosen, setChosen] = useState<Language | null>(() => readLanguagePreference(storage()));
   const chooseLanguage = useCallback((language: Language | null) => {
     writeLanguagePreference(storage(), language);
@@ -61,7 +69,11 @@ export function useI18nState(baseUrl: string): I18n {
     const controller = new AbortController();
     createBridgeClient({ baseUrl, accessCode: '' })
       .locale({ signal: controller.signal })
-      .then((locale) => setHost({ language: matchLanguage(locale.language), strings: locale.strings }))
+      .then((locale) => {
+        const language = matchLanguage(locale.language);
+        writeLastHostLanguage(storage(), language);
+        setHost({ language, strings: locale.strings });
+      })
       .catch(() => {
         // English, built in: the page works without the host's locale.
       });
