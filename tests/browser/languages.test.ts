@@ -178,6 +178,20 @@ describe('languages in Chromium', () => {
     }
   });
 
+  it('Arabic in the dark theme on a phone (a screenshot to look at)', async () => {
+    const h = await start('ar');
+    const { page, problems, context } = await openPage(browser, h.url, PHONE, 'dark');
+    try {
+      await expect.poll(() => page.evaluate('document.dir')).toBe('rtl');
+      await connect(page, 'رمز الوصول', 'اتصال');
+      await say(page, 'رسالة', 'مرحبًا! هذه رسالة بالعربية مع `code` و**نص عريض**.');
+      await shot(page, 'phone-ar-dark-chat');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('English screenshots on phone and desktop, for comparison', async () => {
     const h = await start('en');
     for (const [screen, viewport] of [
