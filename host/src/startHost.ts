@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
   type Bridge,
+  BridgeMemory,
   type BridgeOptions,
   type BridgeTuning,
   createBridge,
@@ -72,6 +73,8 @@ export interface StartHostOptions {
 export interface RunningHost {
   readonly bridge: Bridge;
   readonly adapter: HostAdapter;
+  /** What this run's bridges remember across bridges; hand it to any further `createBridge`. */
+  readonly memory: BridgeMemory;
   readonly controller: ChatController;
   /** The MCP servers, when the config names any. */
   readonly mcp: McpServers | undefined;
@@ -114,8 +117,11 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   });
   const adapter = { ...createHostAdapter(controller), locale: () => hostLocale(options.language) };
   const staticDir = options.staticDir === undefined ? webClientDir() : (options.staticDir ?? undefined);
+  // One memory for every bridge of this run (tests build more: sharing off and on again).
+  const memory = new BridgeMemory();
   const bridge = createBridge({
     host: adapter,
+    memory,
     accessCode: options.accessCode,
     ...(options.viewCode === undefined ? {} : { viewCode: options.viewCode }),
     uploadDir: path.join(dataDir, 'uploads'),
@@ -141,6 +147,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   return {
     bridge,
     adapter,
+    memory,
     controller,
     mcp,
     address,

@@ -1,9 +1,16 @@
 import type { HostAdapter } from './adapter';
+import type { BridgeMemory } from './BridgeMemory';
 
 /** Options of {@link createBridge}. */
 export interface BridgeOptions {
   /** The host app behind the bridge. */
   readonly host: HostAdapter;
+  /**
+   * What the host's bridges remember across bridges of one run (seqs, action ids). A host that
+   * may stop sharing and share again keeps one and passes it to every bridge it builds.
+   * @default a fresh `BridgeMemory` for this bridge alone
+   */
+  readonly memory?: BridgeMemory;
   /** The current access code (Bearer token). Change it later with `setAccessCode`. Never logged. */
   readonly accessCode: string;
   /**

@@ -11,9 +11,11 @@ import {
   ownHostnames,
 } from './adapters/nodeListener';
 import { createApp } from './app';
+import { BridgeMemory } from './BridgeMemory';
 import type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
 import type { BridgeEnv } from './env';
-import { type ConnectionInfo, EventHub } from './events/EventHub';
+import { EventHub } from './events/EventHub';
+import type { ConnectionInfo } from './events/Subscription';
 import { AccessCodes } from './guards/AccessCodes';
 import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
 import { createLogger } from './logging/createLogger';
@@ -79,7 +81,8 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   const logger = createLogger(options.logLevel ?? 'info', options.logDestination);
   const media = new MediaRegistry(options.mediaTtlMs ?? DEFAULT_MEDIA_TTL_MS);
   const wire = new WireMapper(media);
-  const hub = new EventHub(options.host);
+  const memory = options.memory ?? new BridgeMemory();
+  const hub = new EventHub(options.host, memory);
   const app = createApp({
     host: options.host,
     logger,
@@ -89,7 +92,11 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
     hub,
     wire,
     media,
-    dispatcher: new ActionDispatcher(options.host, media),
+    dispatcher: new ActionDispatcher(
+      options.host,
+      media,
+      memory.recentActions(options.host.readState().instanceId),
+    ),
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     uploadDir: options.uploadDir,
     uploadLimit: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT,

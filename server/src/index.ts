@@ -1,6 +1,7 @@
 export type { ProblemExtras, ProjectionDelta } from '@webbridge/contract';
 export { ProtocolError as BridgeError, problemBody } from '@webbridge/contract';
 export type { CompletedUpload, HostActionHandlers, HostActionName, HostAdapter, MediaFile } from './adapter';
+export { BridgeMemory } from './BridgeMemory';
 export type {
   AuthorityInfo,
   BridgeOptions,
@@ -12,8 +13,8 @@ export type { Bridge, BridgeTuning } from './createBridge';
 export { createBridge } from './createBridge';
 export { createSignatureCache } from './events/configSignature';
 export { diffProjection, isEmptyDelta } from './events/diffProjection';
-export type { ConnectionInfo } from './events/EventHub';
 export { encodeDelta } from './events/encodeDelta';
+export type { ConnectionInfo } from './events/Subscription';
 export type { AuthThrottleOptions } from './guards/AuthThrottle';
 export { MediaRegistry } from './media/MediaRegistry';
 export { WireMapper } from './media/toWire';

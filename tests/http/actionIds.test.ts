@@ -2,7 +2,6 @@ import type { Snapshot } from '@webbridge/contract';
 import { createHostAdapter } from '@webbridge/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The memory is the bridge's internals; this test only reads who an id was remembered for.
-import { recentActionsOf } from '../../server/src/actions/recentActions';
 import { anotherBridge } from '../support/anotherBridge';
 import { getState, guardOf, postAction, problemOf, waitFor } from '../support/api';
 import { startTestHost, type TestHost } from '../support/testHost';
@@ -48,7 +47,9 @@ describe('actionId: a retried action is applied once', () => {
     const action = { action: 'selectConversation', conversationId: (await getState(h)).conversationId };
     expect((await postAction(h, { ...action, actionId: 'retry-action-client' })).status).toBe(200);
     // Every request here comes from loopback, which the bridge counts as one client.
-    expect(recentActionsOf(h.host.adapter).get('retry-action-client')?.client).toBe('loopback');
+    expect(h.host.memory.recentActions(h.host.controller.instanceId).get('retry-action-client')?.client).toBe(
+      'loopback',
+    );
   });
 
   it('two requests in flight with one actionId apply it once and answer alike', async () => {

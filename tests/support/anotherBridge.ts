@@ -13,6 +13,7 @@ export const ANOTHER_BRIDGE_CODE = 'second-bridge-code';
 export async function anotherBridge(h: TestHost, adapter: HostAdapter = h.host.adapter) {
   const bridge = createBridge({
     host: adapter,
+    memory: h.host.memory,
     accessCode: ANOTHER_BRIDGE_CODE,
     uploadDir: join(h.dataDir, 'uploads'),
   });

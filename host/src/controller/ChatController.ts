@@ -5,40 +5,18 @@ import type {
   Projection,
   SessionIdentity,
 } from '@webbridge/contract';
-import type { HostStore } from '../db/HostStore';
 import type { MainExecutor } from '../executor/MainExecutor';
-import type { ModelProvider } from '../models/ModelProvider';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import type { AttachmentFile } from './Attachments';
+import type { ChatControllerOptions } from './ChatControllerOptions';
 import { ControllerCore } from './ControllerCore';
 import { ConversationActions } from './ConversationActions';
 import { notFound } from './errors';
-import { followToolResult } from './followToolResult';
 import { MessageActions } from './MessageActions';
 import { ProjectActions } from './ProjectActions';
 import { mergeSettings } from './settings';
-import type { Tool } from './tools/Tool';
-import type { ToolSource } from './tools/ToolSource';
 
-/** Options of {@link ChatController}. */
-export interface ChatControllerOptions {
-  /** The opened store (see `openDatabase`). The controller closes it on `close()`. */
-  readonly store: HostStore;
-  /** The main executor replies report back through. */
-  readonly executor: MainExecutor;
-  /** Decides which workspace folders are allowed; its first root is the default project's. */
-  readonly authoriser: WorkspaceAuthoriser;
-  /** Pause between echoed words. @default 30 */
-  readonly echoDelayMs?: number;
-  /** More model providers beside the echo model. */
-  readonly providers?: readonly ModelProvider[];
-  /** The bridge's upload folder, where the host also stores large tool results. */
-  readonly uploadDir: string;
-  /** The tools the models may call. @default BUILTIN_TOOLS */
-  readonly tools?: readonly Tool[];
-  /** Tools that come and go beside them (MCP servers'). */
-  readonly toolSource?: ToolSource;
-}
+export type { ChatControllerOptions } from './ChatControllerOptions';
 
 /**
  * The reference host's chat controller: conversations as trees of messages in SQLite,
@@ -188,7 +166,7 @@ export class ChatController {
   approve(approvalId: string, decision: 'allow' | 'deny'): ActionResultOf<'approve'> {
     const { core } = this;
     const { conversationId, result } = core.toolCalls.decide(approvalId, decision, core.settings);
-    followToolResult(core, conversationId, result);
+    core.followToolResult(conversationId, result);
     core.refresh();
     return { approvalId, decision };
   }

@@ -7,9 +7,8 @@ import { ModelRegistry } from '../models/ModelRegistry';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { Attachments } from './Attachments';
 import { buildProjection } from './buildProjection';
-import type { ChatControllerOptions } from './ChatController';
+import type { ChatControllerOptions } from './ChatControllerOptions';
 import { notApplicable, notFound } from './errors';
-import { followToolResult } from './followToolResult';
 import { modelHistory, offeredTools } from './modelHistory';
 import { ProjectionPublisher } from './ProjectionPublisher';
 import { ReplyRunner } from './ReplyRunner';
@@ -21,6 +20,12 @@ import { BUILTIN_TOOLS } from './tools/builtinTools';
 import type { Tool } from './tools/Tool';
 import type { ToolSource } from './tools/ToolSource';
 import { restoreWorkspaceRoots } from './workspaceRoots';
+
+/**
+ * Most tool rounds a model may chain after one user message before the controller stops asking
+ * it again, so a model that keeps calling tools cannot loop forever.
+ */
+const MAX_TOOL_ROUNDS = 8;
 
 /** The kv key of the last session revision handed out, so that a restart continues above it. */
 const KV_SESSION_REVISION = 'session_revision';
@@ -85,7 +90,7 @@ export class ControllerCore {
       runner: this.runner,
       onBackgroundResult: (conversationId, result) => {
         if (this.closed) return;
-        followToolResult(this, conversationId, result);
+        this.followToolResult(conversationId, result);
         this.refresh();
       },
     });
@@ -198,6 +203,32 @@ export class ControllerCore {
    */
   modelOf(reply: MessageRow): string {
     return reply.model !== null && this.registry.has(reply.model) ? reply.model : this.selection.modelId;
+  }
+
+  /**
+   * The agent loop: once a tool call of the current conversation has a result, a model that
+   * reads tool results is asked again under it, unless the user has let it chain
+   * {@link MAX_TOOL_ROUNDS} calls already. Replies of other conversations are not resumed in
+   * the background; `continue` there picks them up.
+   *
+   * Does not publish: the caller refreshes once after its own changes.
+   */
+  followToolResult(conversationId: string, result: MessageRow | undefined): void {
+    const { selection } = this;
+    if (!result || conversationId !== selection.conversationId || selection.leafId !== result.id) return;
+    const call = result.parent_id === null ? undefined : selection.tree.get(result.parent_id);
+    if (!call) return;
+    const model = this.modelOf(call);
+    if (this.registry.providerOf(model)?.followsToolResults !== true) return;
+    const path = selection.path();
+    const sinceUser = path.slice(path.findLastIndex((row) => row.role === 'user') + 1);
+    if (sinceUser.filter((row) => row.role === 'tool').length >= MAX_TOOL_ROUNDS) return;
+    const reply = selection.newMessage(result.id, 'assistant', '', 'streaming', { model });
+    this.store.transaction(() => {
+      selection.insertMessage(reply);
+      selection.setLeaf(conversationId, reply.id);
+    });
+    this.startReply(reply);
   }
 
   /** Throws unless the current conversation is idle: no reply streaming, no approval pending. */

@@ -1,8 +1,21 @@
-import { ProtocolError } from '@webbridge/contract';
+import { ProtocolError, type Settings } from '@webbridge/contract';
+import type { MessageRow } from '../db/HostStore';
 import { ModelError } from '../models/ModelError';
-import type { ControllerCore } from './ControllerCore';
-import { followToolResult } from './followToolResult';
+import type { ProjectionPublisher } from './ProjectionPublisher';
 import type { ReplySink } from './ReplyRunner';
+import type { Selection } from './Selection';
+import type { ToolCalls } from './ToolCalls';
+
+/** What the sink writes to: the controller's shared state (its core), seen from here. */
+export interface ReplySinkTarget {
+  readonly closed: boolean;
+  readonly selection: Selection;
+  readonly publisher: ProjectionPublisher;
+  readonly toolCalls: ToolCalls;
+  readonly settings: Settings;
+  followToolResult(conversationId: string, result: MessageRow | undefined): void;
+  refresh(): void;
+}
 
 /**
  * Where the controller's running replies report to: streamed text, tool calls, the end and
@@ -11,7 +24,7 @@ import type { ReplySink } from './ReplyRunner';
  * Each report checks `core.closed` first: after `close()` the store is gone, and a report that
  * raced the shutdown must leave it alone.
  */
-export function createReplySink(core: ControllerCore): ReplySink {
+export function createReplySink(core: ReplySinkTarget): ReplySink {
   return {
     onText: (conversationId, messageId, text) => {
       if (core.closed || !core.selection.appendText(conversationId, messageId, text)) return;
@@ -20,7 +33,7 @@ export function createReplySink(core: ControllerCore): ReplySink {
     onToolCall: (conversationId, messageId, name, args) => {
       if (core.closed) return;
       const result = core.toolCalls.handle(conversationId, messageId, name, args, core.settings);
-      followToolResult(core, conversationId, result);
+      core.followToolResult(conversationId, result);
       core.refresh();
     },
     onFinish: (conversationId, messageId) => {

@@ -12,25 +12,23 @@ import {
 import type { HostActionHandlers, HostActionName, HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
 import type { MediaRegistry } from '../media/MediaRegistry';
-import { type Outcome, type RecentActions, recentActionsOf } from './recentActions';
+import type { Outcome, RecentActions } from './recentActions';
 
 /**
  * Applies actions: the identity check and the effect run in one task on the host's main
  * executor, with no await between them, so no other action can slip in between. A repeated
  * `actionId` returns the first outcome and applies nothing, also through a later bridge of the
- * same host (recentActions.ts).
+ * same host (BridgeMemory.ts).
  */
 export class ActionDispatcher {
-  private readonly recent: RecentActions;
-
   constructor(
     private readonly host: HostAdapter,
     private readonly media: MediaRegistry,
+    /** The action ids of this host's run, kept by the host's BridgeMemory across bridges. */
+    private readonly recent: RecentActions,
     /** A monotonic clock: a wall clock set forward would forget every id at once. */
     private readonly now: () => number = () => performance.now(),
-  ) {
-    this.recent = recentActionsOf(host);
-  }
+  ) {}
 
   /** Applies `action` (or answers a repeated id) for `client` (who sent it; see RecentAction). */
   async dispatch(action: Action, client = 'local'): Promise<ActionResponse> {

@@ -1,5 +1,4 @@
 import type { ActionResponse } from '@webbridge/contract';
-import type { HostAdapter } from '../adapter';
 
 /** How an action ended: its response, or what it threw. */
 export type Outcome = { ok: true; value: ActionResponse } | { ok: false; error: unknown };
@@ -92,23 +91,4 @@ export class RecentActions {
     ids?.delete(id);
     if (ids?.size === 0) this.byClient.delete(entry.client);
   }
-}
-
-const byInstance = new Map<string, RecentActions>();
-
-/**
- * The remembered action ids of a host's run (its instanceId), shared by every bridge of this
- * process built on it, even through a new adapter object. A host that stops sharing and
- * shares again builds a new bridge; a phone's retry of a send whose answer was lost in
- * between must still find the first outcome there, not apply the send a second time. The
- * memory is bounded per run; one run is one entry here.
- */
-export function recentActionsOf(host: HostAdapter): RecentActions {
-  const { instanceId } = host.readState();
-  let recent = byInstance.get(instanceId);
-  if (!recent) {
-    recent = new RecentActions();
-    byInstance.set(instanceId, recent);
-  }
-  return recent;
 }

@@ -1,16 +1,8 @@
 import type { Projection } from '@webbridge/contract';
 import type { HostAdapter } from '../adapter';
+import type { BridgeMemory } from '../BridgeMemory';
 import { FrameCache } from './FrameCache';
-import type { Subscriber } from './Subscriber';
-import { nextSeq } from './seqSource';
-
-/** One connected browser, as the host may show it to its user. */
-export interface ConnectionInfo {
-  /** When the stream was opened (epoch milliseconds). */
-  readonly openedAt: number;
-  readonly remoteAddress: string;
-  readonly userAgent: string;
-}
+import type { ConnectionInfo, Subscription, SubscriptionSource } from './Subscription';
 
 /** How many recent projections are kept for resuming streams. */
 const RESUME_HISTORY = 128;
@@ -20,10 +12,10 @@ const RESUME_HISTORY = 128;
  * latest projection (and a short history for resuming); each subscriber keeps what its own
  * client last received, so a slow client costs one reference, not a queue of updates.
  */
-export class EventHub {
+export class EventHub implements SubscriptionSource {
   private version: number;
   private state: Projection;
-  private readonly subscriptions = new Set<Subscriber>();
+  private readonly subscriptions = new Set<Subscription>();
   private fanOutScheduled = false;
   private readonly unsubscribe: () => void;
   /** Frames and signatures shared by the subscribers. */
@@ -33,19 +25,21 @@ export class EventHub {
 
   constructor(
     private readonly host: HostAdapter,
+    /** Where seqs come from: the host's memory, so a later bridge of the same run continues them. */
+    memory: BridgeMemory,
     private readonly historySize = RESUME_HISTORY,
   ) {
     this.state = host.readState();
     const { instanceId } = this.state;
-    this.version = nextSeq(instanceId);
+    this.version = memory.nextSeq(instanceId);
     this.history.set(this.version, this.state);
     this.unsubscribe = host.subscribe(() => {
-      this.version = nextSeq(instanceId);
+      this.version = memory.nextSeq(instanceId);
       this.state = this.host.readState();
       this.history.set(this.version, this.state);
       // Projections share their unchanged parts, so a version costs little beyond its
       // messages array; the oldest (first inserted) is forgotten first. Seqs may skip
-      // numbers when another bridge of the same host runs at the same time (seqSource.ts).
+      // numbers when another bridge of the same host runs on the same memory (BridgeMemory.ts).
       if (this.history.size > this.historySize) this.history.delete(this.history.keys().next().value!);
       // One fan-out per burst, outside the host's task: the host's executor is not held up
       // by thousands of socket writes, and changes within one tick coalesce.
@@ -66,11 +60,11 @@ export class EventHub {
     return { seq: this.version, state: this.state };
   }
 
-  add(subscription: Subscriber): void {
+  add(subscription: Subscription): void {
     this.subscriptions.add(subscription);
   }
 
-  remove(subscription: Subscriber): void {
+  remove(subscription: Subscription): void {
     this.subscriptions.delete(subscription);
   }
 
@@ -85,7 +79,7 @@ export class EventHub {
   }
 
   /** Closes the streams that `predicate` selects (all by default). */
-  closeWhere(predicate: (s: Subscriber) => boolean = () => true): void {
+  closeWhere(predicate: (s: Subscription) => boolean = () => true): void {
     for (const subscription of [...this.subscriptions]) {
       if (predicate(subscription)) subscription.close();
     }

@@ -8,15 +8,15 @@ import {
 } from '@webbridge/contract';
 import type { WireMapper } from '../media/toWire';
 import { diffProjection, isEmptyDelta } from './diffProjection';
-import type { ConnectionInfo, EventHub } from './EventHub';
 import { encodeDelta } from './encodeDelta';
 import type { StreamSink } from './StreamSink';
+import type { ConnectionInfo, Subscription, SubscriptionSource } from './Subscription';
 
 const encoder = new TextEncoder();
 
 /** Options of a {@link Subscriber}. */
 export interface SubscriberOptions {
-  readonly hub: EventHub;
+  readonly hub: SubscriptionSource;
   readonly wire: WireMapper;
   readonly sink: StreamSink;
   readonly heartbeatMs: number;
@@ -39,7 +39,7 @@ export interface SubscriberOptions {
  * fewer, larger deltas and costs one projection reference, whatever the number of updates.
  * Subscribers at the same place share the built bytes through the hub's frame cache.
  */
-export class Subscriber {
+export class Subscriber implements Subscription {
   readonly accessCode: string;
   readonly info: ConnectionInfo;
   private sent: { seq: number; state: Projection } | undefined;
