@@ -1,4 +1,4 @@
-import { createBridgeClient } from '@webbridge/client-sdk';
+import { CONNECTION_STRINGS, type ConnectionStringKey, createBridgeClient } from '@webbridge/client-sdk';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Catalogue } from './catalogue';
 import { en } from './catalogues/en';
@@ -47,6 +47,13 @@ function build(
   };
 }
 
+/** Whether two states show the same: same languages, same wording of the host's strings. */
+function sameWords(a: I18n, b: I18n): boolean {
+  if (a.language !== b.language || a.hostLanguage !== b.hostLanguage || a.chosenLanguage !== b.chosenLanguage)
+    return false;
+  return (Object.keys(CONNECTION_STRINGS) as ConnectionStringKey[]).every((key) => a.t(key) === b.t(key));
+}
+
 /**
  * The page's language: the person's choice kept in this browser, else the host's (from
  * /api/locale), else English. Loads the language's catalogue (English is built in) and sets
@@ -84,7 +91,11 @@ export function useI18nState(baseUrl: string): I18n {
     let current = true;
     loadCatalogue(language).then(
       (catalogue) => {
-        if (current) setI18n(build(language, catalogue, host, chosen, chooseLanguage));
+        if (!current) return;
+        const next = build(language, catalogue, host, chosen, chooseLanguage);
+        // The host's answer usually changes nothing the page shows; keeping the same value
+        // then spares every component (a long conversation's messages too) a render.
+        setI18n((previous) => (sameWords(previous, next) ? previous : next));
       },
       () => {
         // The chunk did not arrive (the host went away): stay in the language shown.
