@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import type { Catalogue } from './catalogue';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { Catalogue, MessageKey } from './catalogue';
 import { en } from './catalogues/en';
 import { LANGUAGES } from './languages';
 import { loadCatalogue } from './loadCatalogue';
+import { createTranslator } from './translate';
 
 const placeholders = (message: string) => [...message.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -24,6 +25,17 @@ describe('catalogues', () => {
       expect(message.trim(), `${language}.${key}`).not.toBe('');
       expect(placeholders(message), `${language}.${key}`).toEqual(placeholders(en[key]));
     }
+  });
+
+  it('is checked by the compiler: t() takes only keys, a catalogue needs every key', () => {
+    const t = createTranslator(en, 'en');
+    // @ts-expect-error: not a key of the English catalogue
+    expect(t('noSuchKey')).toBeUndefined();
+    // @ts-expect-error: a catalogue with keys missing is not a Catalogue
+    const partial: Catalogue = { title: 'webbridge' };
+    expect(partial.title).toBe('webbridge');
+    expectTypeOf<MessageKey>().toEqualTypeOf<keyof typeof en>();
+    expectTypeOf(t).parameter(0).toEqualTypeOf<MessageKey>();
   });
 
   it('translates: most messages of each language differ from the English ones', async () => {
