@@ -12,8 +12,8 @@ export type {
 export type { Bridge, BridgeTuning } from './createBridge';
 export { createBridge } from './createBridge';
 export { createSignatureCache } from './events/configSignature';
-export { diffProjection, isEmptyDelta } from './events/diffProjection';
-export { encodeDelta } from './events/encodeDelta';
+export type { Latest, NextSend, SentState } from './events/nextSend';
+export { deltaEventOf, nextSend, snapshotEventOf } from './events/nextSend';
 export type { ConnectionInfo } from './events/Subscription';
 export type { AuthThrottleOptions } from './guards/AuthThrottle';
 export { MediaRegistry } from './media/MediaRegistry';

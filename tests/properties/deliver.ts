@@ -1,14 +1,15 @@
 import { type ApplyResult, applyEvent, parseJsonSafely, type SyncState } from '@webbridge/client-sdk';
-import type { Projection, StreamEvent } from '@webbridge/contract';
+import type { StreamEvent } from '@webbridge/contract';
 import { appendFrameSchema, stateEventSchema } from '@webbridge/contract';
+import type { SentState } from '@webbridge/server';
 import { expect } from 'vitest';
 import type { FakeHost } from './FakeHost';
-import type { FakeServer } from './FakeServer';
+import type { SimulatedHub } from './SimulatedHub';
 
 /** One connection to the simulated server, and the client state behind it. */
 export interface Subscriber {
-  /** The projection the server last sent to this subscriber (null: new connection). */
-  sent: Projection | null;
+  /** What the server has sent this subscriber, as its Subscriber keeps it (undefined: new connection). */
+  sent: SentState | undefined;
   /** The client's state, as the SDK's reducer keeps it. */
   client: SyncState | null;
   /** Deliver after every `speed`-th change: 1 = fast consumer, more = slow (coalesced deltas). */
@@ -31,9 +32,9 @@ export function expectApplied(result: ApplyResult): SyncState {
 }
 
 /** Sends a subscriber what the server would, checks the client's reducer against the server's wire snapshot. */
-export function deliver(server: FakeServer, host: FakeHost, subscriber: Subscriber): void {
+export function deliver(server: SimulatedHub, host: FakeHost, subscriber: Subscriber): void {
   const now = host.state;
-  const raw = server.eventFor(subscriber.sent, now);
+  const { event: raw, sent } = server.send(subscriber.sent, now);
   if (raw !== undefined) {
     const event = overTheWire(raw);
     const before = subscriber.client;
@@ -44,20 +45,20 @@ export function deliver(server: FakeServer, host: FakeHost, subscriber: Subscrib
       expect(applyEvent(null, event)).toEqual({ kind: 'resync', reason: 'no_state' });
     }
     const after = expectApplied(applyEvent(before, event));
-    if (event.kind === 'delta' && before !== null && subscriber.sent !== null) {
+    if (event.kind === 'delta' && before !== null && subscriber.sent !== undefined) {
       // Messages the host kept by identity keep their identity on the client too.
-      const sent = subscriber.sent.conversations.messages;
+      const previous = subscriber.sent.state.conversations.messages;
       const current = now.conversations.messages;
-      for (let i = 0; i < Math.min(sent.length, current.length); i++) {
-        if (sent[i] === current[i]) {
+      for (let i = 0; i < Math.min(previous.length, current.length); i++) {
+        if (previous[i] === current[i]) {
           expect(after.snapshot.conversations.messages[i]).toBe(before.snapshot.conversations.messages[i]);
         }
       }
     }
     subscriber.client = after;
-    // Only what was sent moves the base: after an empty diff nothing went out, so the next
-    // delta must still be computed against the projection the client holds.
-    subscriber.sent = now;
   }
+  // After an empty diff nothing went out: the server remembers the newer projection but keeps
+  // the client's seq as the next delta's base (nextSend's `unseen`).
+  subscriber.sent = sent;
   expect(subscriber.client?.snapshot).toStrictEqual(server.wire(now));
 }

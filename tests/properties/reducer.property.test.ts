@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deliver, expectApplied, overTheWire, type Subscriber } from './deliver';
 import { FakeHost } from './FakeHost';
-import { FakeServer } from './FakeServer';
 import { projectionCommand } from './projectionCommand';
+import { SimulatedHub } from './SimulatedHub';
 
 describe('reducer against the server (property)', () => {
   it("applying the server's events always reproduces the server's wire snapshot", () => {
@@ -15,14 +15,14 @@ describe('reducer against the server (property)', () => {
         fc.array(projectionCommand, { minLength: 1, maxLength: 80 }),
         (speeds, commands) => {
           const host = new FakeHost();
-          const server = new FakeServer();
+          const server = new SimulatedHub();
           server.publish(host.state);
-          const subscribers: Subscriber[] = speeds.map((speed) => ({ sent: null, client: null, speed }));
+          const subscribers: Subscriber[] = speeds.map((speed) => ({ sent: undefined, client: null, speed }));
           let changes = 0;
           for (const c of commands) {
             if (c.t === 'deliver' || c.t === 'disconnect') {
               const target = subscribers[c.sub % subscribers.length]!;
-              if (c.t === 'disconnect') target.sent = null;
+              if (c.t === 'disconnect') target.sent = undefined;
               else deliver(server, host, target);
               continue;
             }
@@ -40,9 +40,9 @@ describe('reducer against the server (property)', () => {
 
   it('a delta at any other base than the state is refused, whatever it carries', () => {
     const host = new FakeHost();
-    const server = new FakeServer();
+    const server = new SimulatedHub();
     server.publish(host.state);
-    const start = expectApplied(applyEvent(null, overTheWire(server.eventFor(null, host.state)!)));
+    const start = expectApplied(applyEvent(null, overTheWire(server.send(undefined, host.state).event!)));
     fc.assert(
       fc.property(
         fc.nat({ max: 1_000 }),

@@ -1,14 +1,6 @@
-import {
-  type EventFrames,
-  type HeartbeatEvent,
-  heartbeatFrame,
-  type Projection,
-  type SnapshotEvent,
-  streamEventFrame,
-} from '@webbridge/contract';
+import { type EventFrames, type HeartbeatEvent, heartbeatFrame, streamEventFrame } from '@webbridge/contract';
 import type { WireMapper } from '../media/toWire';
-import { diffProjection, isEmptyDelta } from './diffProjection';
-import { encodeDelta } from './encodeDelta';
+import { deltaEventOf, nextSend, type SentState, snapshotEventOf } from './nextSend';
 import type { StreamSink } from './StreamSink';
 import type { ConnectionInfo, Subscription, SubscriptionSource } from './Subscription';
 
@@ -42,10 +34,9 @@ export interface SubscriberOptions {
 export class Subscriber implements Subscription {
   readonly accessCode: string;
   readonly info: ConnectionInfo;
-  private sent: { seq: number; state: Projection } | undefined;
-  private sentSignature = '';
-  /** The seq the client is at; may lag `sent.seq` when changes were invisible to it. */
-  private clientSeq = 0;
+  /** What the client has been sent (see nextSend.ts); undefined until the first snapshot. */
+  private sent: SentState | undefined;
+  private started = false;
   private blocked = false;
   private closed = false;
   private readonly heartbeat: NodeJS.Timeout;
@@ -56,9 +47,8 @@ export class Subscriber implements Subscription {
     const { hub, sink, resumeFrom } = options;
     const resumed = resumeFrom === undefined ? undefined : hub.at(resumeFrom);
     if (resumeFrom !== undefined && resumed) {
-      this.sent = { seq: resumeFrom, state: resumed };
-      this.sentSignature = hub.frames.signatureOf(resumed);
-      this.clientSeq = resumeFrom;
+      const signature = hub.frames.signatureOf(resumed);
+      this.sent = { seq: resumeFrom, state: resumed, signature, clientSeq: resumeFrom };
     }
     // Heartbeats measure the idleness of this stream: every frame re-arms the timer.
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
@@ -76,12 +66,9 @@ export class Subscriber implements Subscription {
    * check from the first event, whatever the interval and even when nothing changed.
    */
   start(): void {
-    if (this.sent) {
-      this.beat();
-      this.flush();
-    } else {
-      this.sendSnapshot();
-    }
+    this.started = true;
+    if (this.sent) this.beat();
+    this.flush();
   }
 
   /** The hub's projection changed. */
@@ -98,56 +85,43 @@ export class Subscriber implements Subscription {
     this.options.sink.end();
   }
 
-  private sendSnapshot(): void {
-    const { hub } = this.options;
-    const latest = hub.latest();
-    const signature = hub.frames.signatureOf(latest.state);
-    this.emit(this.snapshotFrame(latest.seq, latest.state, signature));
-    this.advance(latest, signature);
-  }
-
   /** Builds and sends what the client lacks, if anything, unless the transport is full. */
   private flush(): void {
-    const { hub, wire } = this.options;
-    const from = this.sent;
-    if (this.closed || this.blocked || !from) return;
-    const next = hub.latest();
-    if (next.seq === from.seq) return;
-    const signature = hub.frames.signatureOf(next.state);
-    if (signature !== this.sentSignature) {
-      this.emit(this.snapshotFrame(next.seq, next.state, signature));
-      this.advance(next, signature);
-      return;
+    if (this.closed || this.blocked || !this.started) return;
+    const { hub, wire, frames, heartbeatMs } = this.options;
+    const step = nextSend(this.sent, hub.latest(), (state) => hub.frames.signatureOf(state));
+    switch (step.kind) {
+      case 'none':
+        return;
+      case 'snapshot': {
+        const { then } = step;
+        const frame = hub.frames.frame(`s${then.seq}:${wire.mediaEpoch()}:${heartbeatMs}`, () =>
+          encoder.encode(streamEventFrame(snapshotEventOf(then, wire, heartbeatMs), frames)),
+        );
+        this.emit(frame!);
+        this.sent = then;
+        return;
+      }
+      case 'delta': {
+        const key = `d${step.from.clientSeq}:${step.from.seq}:${step.then.seq}:${wire.mediaEpoch()}:${frames}`;
+        const frame = hub.frames.frame(key, () => {
+          const event = deltaEventOf(step, wire);
+          return event === undefined ? null : encoder.encode(streamEventFrame(event, frames));
+        });
+        // Nothing this client can see changed: remember the newer projection, keep its seq.
+        if (frame === null) {
+          this.sent = step.unseen;
+          return;
+        }
+        this.emit(frame);
+        this.sent = step.then;
+        return;
+      }
+      default: {
+        const unknown: never = step;
+        throw new Error(`unknown step ${JSON.stringify(unknown)}`);
+      }
     }
-    const base = this.clientSeq;
-    const { frames } = this.options;
-    const frame = hub.frames.frame(`d${base}:${from.seq}:${next.seq}:${wire.mediaEpoch()}:${frames}`, () => {
-      const delta = diffProjection(from.state, next.state);
-      if (isEmptyDelta(delta)) return null;
-      return encoder.encode(streamEventFrame(encodeDelta(delta, next.state, base, next.seq, wire), frames));
-    });
-    if (frame === null) {
-      // Nothing this client can see changed: remember the newer projection, keep its seq.
-      this.sent = next;
-      return;
-    }
-    this.emit(frame);
-    this.advance(next, signature);
-  }
-
-  private snapshotFrame(seq: number, state: Projection, signature: string): Uint8Array {
-    const { hub, wire, heartbeatMs } = this.options;
-    return hub.frames.frame(`s${seq}:${wire.mediaEpoch()}:${heartbeatMs}`, () => {
-      const snapshot = wire.snapshot(state);
-      const event: SnapshotEvent = { kind: 'snapshot', seq, signature, heartbeatMs, snapshot };
-      return encoder.encode(streamEventFrame(event, 'named'));
-    })!;
-  }
-
-  private advance(to: { seq: number; state: Projection }, signature: string): void {
-    this.sent = to;
-    this.sentSignature = signature;
-    this.clientSeq = to.seq;
   }
 
   private emit(frame: Uint8Array): void {
