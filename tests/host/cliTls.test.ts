@@ -155,7 +155,8 @@ describe('webbridge serve --host 0.0.0.0', () => {
     first.child.kill('SIGTERM');
     await exited;
 
-    const second = await serve(['--host', '0.0.0.0', '--data-dir', dir]);
+    // The authority's lines come after the QR codes: wait for them, not just for the first QR.
+    const second = await serve(['--host', '0.0.0.0', '--data-dir', dir], {}, /SHA-256 fingerprint: \S+\n/);
     expect(/access code: (\S+)/.exec(second.stdout())?.[1]).toBe(code);
     // The same authority too: a phone that trusted it once keeps trusting it.
     expect(second.stdout()).toContain(
