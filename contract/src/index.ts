@@ -1,3 +1,4 @@
+export { CONTINUABLE_STATUSES, isContinuable } from './actionRules';
 export type {
   Action,
   ActionName,

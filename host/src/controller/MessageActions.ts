@@ -1,4 +1,4 @@
-import type { ActionResultOf } from '@webbridge/contract';
+import { type ActionResultOf, isContinuable } from '@webbridge/contract';
 import { newId } from '../ids';
 import type { ControllerCore } from './ControllerCore';
 import { notApplicable, notFound } from './errors';
@@ -64,8 +64,7 @@ export class MessageActions {
     if (leaf?.role !== 'assistant' || leaf.tool_name !== null) {
       throw notApplicable('The conversation does not end with a reply that can be continued.');
     }
-    if (leaf.status !== 'stopped' && leaf.status !== 'error')
-      throw notApplicable('The last reply is not stopped.');
+    if (!isContinuable(leaf.status)) throw notApplicable('The last reply is not stopped.');
     const row = selection.patchMessage(selection.conversationId, leaf.id, {
       status: 'streaming',
       error: null,

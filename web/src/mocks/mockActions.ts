@@ -1,9 +1,18 @@
-import type { Action, ActionOf, ActionResultOf, Message } from '@webbridge/contract';
+import {
+  type Action,
+  type ActionOf,
+  type ActionResultOf,
+  isContinuable,
+  type Message,
+} from '@webbridge/contract';
 import { mockProblem } from './mockProblem';
 import { assertMockIdle, MockRefusal, mockMismatch } from './mockRefusal';
 import { mockEchoOf, mockReplyTo, streamMockReply } from './mockReply';
 import { mockMedia } from './mockScenario';
 import type { MockStore } from './mockStore';
+
+/** The host's answer to an id it does not know (see host/src/controller/errors.ts). */
+const notFound = (what: string) => new MockRefusal(mockProblem('not_found', `There is no such ${what}.`));
 
 /** One handler per action of the contract; a refusal is thrown as a {@link MockRefusal}. */
 export type MockActions = { [N in Action['action']]: (a: ActionOf<N>) => ActionResultOf<N> };
@@ -52,9 +61,15 @@ export function createMockActions(store: MockStore, wordDelay: number): MockActi
       assertMockIdle(store);
       const reply = last();
       const user = messages().findLast((m) => m.role === 'user');
-      if (reply?.role !== 'assistant' || reply.status !== 'stopped' || !user)
+      // The host's rule: a stopped or failed reply (not a tool call) at the end of the branch.
+      if (reply?.role !== 'assistant' || reply.tool !== undefined || !user)
+        throw new MockRefusal(
+          mockProblem('not_applicable', 'The conversation does not end with a reply that can be continued.'),
+        );
+      if (!isContinuable(reply.status))
         throw new MockRefusal(mockProblem('not_applicable', 'The last reply is not stopped.'));
-      delta({ put: [{ ...reply, status: 'streaming' }], run: { state: 'streaming', messageId: reply.id } });
+      const { error: _error, ...resumed } = reply;
+      delta({ put: [{ ...resumed, status: 'streaming' }], run: { state: 'streaming', messageId: reply.id } });
       streamMockReply(store, reply, mockEchoOf(user), wordDelay);
       return { messageId: reply.id };
     },
@@ -76,12 +91,15 @@ export function createMockActions(store: MockStore, wordDelay: number): MockActi
       return { projectId: state().projectId, uri: a.uri };
     },
     model(a) {
+      if (!state().models.list.some((m) => m.id === a.modelId))
+        throw new MockRefusal(mockProblem('not_applicable', `There is no model "${a.modelId}".`));
       reconfigure({ ...state(), models: { ...state().models, current: a.modelId } });
       return { modelId: a.modelId };
     },
     branch(a) {
       assertMockIdle(store);
       const at = messages().findIndex((m) => m.id === a.messageId);
+      if (at < 0) throw notFound('message');
       const tails = store.forks.get(`${state().conversationId}:${at}`);
       const target = tails?.[a.index];
       if (!tails || !target) throw new MockRefusal(mockProblem('not_applicable', 'No such version.'));
@@ -97,6 +115,7 @@ export function createMockActions(store: MockStore, wordDelay: number): MockActi
     editMessage(a) {
       assertMockIdle(store);
       const at = messages().findIndex((m) => m.id === a.messageId);
+      if (at < 0) throw notFound('message');
       const original = messages()[at];
       if (original?.role !== 'user')
         throw new MockRefusal(mockProblem('not_applicable', 'Only user messages can be edited.'));
@@ -157,6 +176,7 @@ export function createMockActions(store: MockStore, wordDelay: number): MockActi
       return { conversationId: a.conversationId };
     },
     renameConversation(a) {
+      if (!state().conversations.list.some((c) => c.id === a.conversationId)) throw notFound('conversation');
       const list = state().conversations.list.map((c) =>
         c.id === a.conversationId ? { ...c, title: a.title } : c,
       );
@@ -164,6 +184,7 @@ export function createMockActions(store: MockStore, wordDelay: number): MockActi
       return { conversationId: a.conversationId };
     },
     deleteConversation(a) {
+      if (!state().conversations.list.some((c) => c.id === a.conversationId)) throw notFound('conversation');
       const list = state().conversations.list.filter((c) => c.id !== a.conversationId);
       store.histories.delete(a.conversationId);
       if (a.conversationId === state().conversationId) {
@@ -178,12 +199,12 @@ export function createMockActions(store: MockStore, wordDelay: number): MockActi
       return { conversationId: a.conversationId };
     },
     selectProject(a) {
+      if (!state().projects.list.some((p) => p.id === a.projectId)) throw notFound('project');
       return { projectId: a.projectId };
     },
     approve(a) {
       const approval = state().approvals.find((p) => p.id === a.approvalId);
-      if (!approval)
-        throw new MockRefusal(mockProblem('not_applicable', 'That approval has already been decided.'));
+      if (!approval) throw notFound('approval');
       const call = messages().find((m) => m.id === approval.messageId);
       const result = message(
         'tool',
@@ -212,6 +233,7 @@ export function createMockActions(store: MockStore, wordDelay: number): MockActi
       return { settings };
     },
     removeAttachment(a) {
+      if (!state().conversations.pending.some((p) => p.id === a.attachmentId)) throw notFound('attachment');
       delta({ pending: state().conversations.pending.filter((p) => p.id !== a.attachmentId) });
       return { attachmentId: a.attachmentId };
     },

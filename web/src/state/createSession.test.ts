@@ -107,6 +107,6 @@ describe('createSession against the contract mocks', () => {
     const s = session;
     await until(() => s.store.getState().status === 'live');
     expect(await s.act({ action: 'approve', approvalId: 'nope', decision: 'allow' })).toBe(false);
-    expect(s.notice.get()).toMatchObject({ tone: 'error', text: 'That approval has already been decided.' });
+    expect(s.notice.get()).toMatchObject({ tone: 'error', text: 'There is no such approval.' });
   });
 });
