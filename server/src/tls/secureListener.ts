@@ -3,7 +3,7 @@ import type { PlainHttpContext } from '../adapters/answerPlainHttp';
 import { isLoopback, isWildcard, lanAddresses, type TlsServing } from '../adapters/nodeListener';
 import type { TransportOptions } from '../bridge';
 import { certificateNames } from './certificateNames';
-import { LocalAuthority } from './LocalAuthority';
+import type { LocalAuthority } from './LocalAuthority';
 import { loadUserCertificate, TlsSetupError } from './loadUserCertificate';
 import { type KeyAndCertificate, servingCertificate } from './ServingCertificate';
 
@@ -49,6 +49,9 @@ export async function secureListener(
       `Serving ${hostname} needs TLS: give a certificate authority folder or a certificate, or allow plain HTTP explicitly.`,
     );
   }
+  // Loaded only here: the X.509 library and its ASN.1 schemas cost every start a plain-HTTP
+  // bridge (loopback, the tests, embedding apps with their own certificate) would not need.
+  const { LocalAuthority } = await import('./LocalAuthority');
   const authority = await LocalAuthority.open(authorityDir);
   const names = () =>
     certificateNames(hostname, isWildcard(hostname), {
