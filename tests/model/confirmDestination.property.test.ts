@@ -183,7 +183,20 @@ describe('bound confirmations model: a message lands only where the person was s
   const settle = () => waitFor(() => (db.streamingCount() === 0 ? true : undefined));
 
   it('every confirmed send lands in the conversation its confirmation named, or nowhere', async () => {
-    await fc.assert(
+    // Which outcomes a run meets depends on timing (a host step racing a request), so rounds of
+    // 100 runs go on until every kind was met (at most 5 rounds); the property holds in each.
+    const covered = () =>
+      seen.done > 5 && seen.changed > 5 && seen.confirmedDone > 5 && seen.confirmedChanged > 2;
+    for (let round = 0; round < 5 && !covered(); round++) await oneRound();
+    // The model proves something only if every kind of outcome happens across the runs.
+    expect(seen.done).toBeGreaterThan(5);
+    expect(seen.changed).toBeGreaterThan(5);
+    expect(seen.confirmedDone).toBeGreaterThan(5);
+    expect(seen.confirmedChanged).toBeGreaterThan(2);
+  }, 120_000);
+
+  const oneRound = () =>
+    fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
         await settle();
         const attempts: Attempt[] = [];
@@ -258,10 +271,4 @@ describe('bound confirmations model: a message lands only where the person was s
       }),
       { numRuns: 100 },
     );
-    // The model proves something only if every kind of outcome happens across the runs.
-    expect(seen.done).toBeGreaterThan(5);
-    expect(seen.changed).toBeGreaterThan(5);
-    expect(seen.confirmedDone).toBeGreaterThan(5);
-    expect(seen.confirmedChanged).toBeGreaterThan(2);
-  }, 120_000);
 });
