@@ -40,6 +40,8 @@ export interface OpenChatControllerOptions {
 export function openChatController(options: OpenChatControllerOptions): ChatController {
   const dataDir = path.resolve(options.dataDir);
   const workspace = path.join(dataDir, 'workspace');
+  // The data dir first, private (0700) when made here; see openDatabase.
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   fs.mkdirSync(workspace, { recursive: true });
   const authoriser = new WorkspaceAuthoriser([workspace, ...(options.workspaceRoots ?? [])]);
   const store = new HostStore(openDatabase(dataDir));

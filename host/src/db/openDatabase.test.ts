@@ -6,6 +6,22 @@ import { MIGRATIONS } from './migrations';
 import { openDatabase } from './openDatabase';
 
 describe('openDatabase', () => {
+  it('keeps the data private: a new data dir is 0700, the database and its WAL files 0600', () => {
+    const dataDir = path.join(tempDir(), 'private');
+    const mode = (file: string) => fs.statSync(file).mode & 0o777;
+    const db = openDatabase(dataDir);
+    db.prepare(`INSERT INTO kv (key, value) VALUES ('probe', '1')`).run();
+    expect(mode(dataDir)).toBe(0o700);
+    for (const name of ['webbridge.db', 'webbridge.db-wal', 'webbridge.db-shm']) {
+      expect(mode(path.join(dataDir, name))).toBe(0o600);
+    }
+    db.close();
+    // A database an older run left readable is made private again.
+    fs.chmodSync(path.join(dataDir, 'webbridge.db'), 0o644);
+    openDatabase(dataDir).close();
+    expect(mode(path.join(dataDir, 'webbridge.db'))).toBe(0o600);
+  });
+
   it('creates webbridge.db with WAL, foreign keys and the newest schema', () => {
     const dataDir = path.join(tempDir(), 'nested');
     const db = openDatabase(dataDir);

@@ -16,8 +16,16 @@ export const DATABASE_FILE = 'webbridge.db';
  * ```
  */
 export function openDatabase(dataDir: string): Database {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const db = new BetterSqlite3(path.join(dataDir, DATABASE_FILE));
+  // Conversations, uploads and the kept codes live here: no other local user may read them.
+  // A folder made here is 0700; the database is 0600 (SQLite gives its -wal and -shm files the
+  // database's mode), also when an older run left it readable.
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, DATABASE_FILE);
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+    if (fs.existsSync(name)) fs.chmodSync(name, 0o600);
+  }
+  const db = new BetterSqlite3(file);
   // WAL lets each streamed word be its own small commit without rewriting the main file,
   // and a reader (a backup, a second tool) never blocks the writer.
   db.pragma('journal_mode = WAL');
