@@ -7,6 +7,16 @@ function digest(secret: string): Buffer {
 }
 
 /**
+ * A view code equal to the access code would be read as the access code: whoever was handed it
+ * "to watch" would control the host. Refused wherever the two meet.
+ */
+function distinct(control: string, view: string | undefined): void {
+  if (view !== undefined && view === control) {
+    throw new Error('The view code must differ from the access code.');
+  }
+}
+
+/**
  * The codes a browser may present: the access code (control) and an optional view code
  * (watching only). Both change at run time; each check compares against both in constant time,
  * so timing tells neither which code exists nor how close a guess came. The codes' digests are
@@ -20,6 +30,7 @@ export class AccessCodes {
     private control: string,
     private viewCode: string | undefined = undefined,
   ) {
+    distinct(control, viewCode);
     this.controlDigest = digest(control);
     this.viewDigest = viewCode === undefined ? undefined : digest(viewCode);
   }
@@ -45,11 +56,13 @@ export class AccessCodes {
   }
 
   setControl(code: string): void {
+    distinct(code, this.viewCode);
     this.control = code;
     this.controlDigest = digest(code);
   }
 
   setView(code: string | undefined): void {
+    distinct(this.control, code);
     this.viewCode = code;
     this.viewDigest = code === undefined ? undefined : digest(code);
   }
