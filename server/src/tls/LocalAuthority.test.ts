@@ -21,8 +21,11 @@ describe('LocalAuthority', () => {
     expect(ca.ca).toBe(true);
     expect(ca.publicKey.asymmetricKeyDetails).toMatchObject({ namedCurve: 'prime256v1' });
     expect(first.fingerprint).toBe(ca.fingerprint256);
+    // A key left readable (a copy, a restored backup) is made private again on open.
+    fs.chmodSync(path.join(dir, 'ca.key'), 0o644);
     const again = await LocalAuthority.open(dir);
     expect(again.fingerprint).toBe(first.fingerprint);
+    expect(mode(path.join(dir, 'ca.key'))).toBe(0o600);
   });
 
   it('issues a serving certificate for IPs and names, signed by the authority', async () => {

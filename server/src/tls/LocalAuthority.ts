@@ -45,6 +45,8 @@ export class LocalAuthority {
     const certFile = path.join(dir, CA_CERT);
     const keyFile = path.join(dir, CA_KEY);
     if (fs.existsSync(certFile) && fs.existsSync(keyFile)) {
+      // A key someone (a copy, a backup restore) left readable is made private again.
+      fs.chmodSync(keyFile, 0o600);
       const certificatePem = fs.readFileSync(certFile, 'utf8');
       const key = await importSigningKey(fs.readFileSync(keyFile, 'utf8'));
       return new LocalAuthority(certificatePem, key, new x509.X509Certificate(certificatePem));
