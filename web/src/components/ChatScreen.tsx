@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { useBackgroundNotices } from '../pwa/useBackgroundNotices';
 import { useStoreState } from '../state/hooks';
@@ -31,18 +31,24 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
 
+  // The key handler reads what is on screen now: an effect re-registered after each render
+  // would run after paint, so an Escape pressed as a reply starts could meet the old state.
+  const current = useRef({ running, drawerOpen, watching });
+  current.current = { running, drawerOpen, watching };
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
-      if (drawerOpen) {
+      if (current.current.drawerOpen) {
         setDrawerOpen(false);
         return;
       }
-      if (running && !watching) void session.sensitive((client) => client.stop());
+      if (current.current.running && !current.current.watching) {
+        void session.sensitive((client) => client.stop());
+      }
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [session, running, drawerOpen, watching]);
+  }, [session]);
 
   if (snapshot === null) return <p class="loading">{t('connecting')}</p>;
   const title =
