@@ -11,5 +11,17 @@ import { CONNECTION_TRANSLATIONS, matchHostLanguage } from './connectionStrings'
  */
 export function hostLocale(language = 'en'): Locale {
   const matched = matchHostLanguage(language);
-  return { language: matched, strings: { ...CONNECTION_TRANSLATIONS[matched] }, protocol: PROTOCOL_VERSION };
+  // One object per language: the bridge may then reuse what it built from it (its JSON).
+  let locale = documents.get(matched);
+  if (!locale) {
+    locale = Object.freeze({
+      language: matched,
+      strings: Object.freeze({ ...CONNECTION_TRANSLATIONS[matched] }),
+      protocol: PROTOCOL_VERSION,
+    });
+    documents.set(matched, locale);
+  }
+  return locale;
 }
+
+const documents = new Map<string, Locale>();

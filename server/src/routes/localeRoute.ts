@@ -1,10 +1,19 @@
-import { contract } from '@webbridge/contract';
+import { contract, type Locale } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import type { BridgeEnv } from '../env';
-import { respond } from './respond';
+import { respondSerialised } from './respond';
 
-/** GET and HEAD /api/locale (public): what the connection page needs, nothing of the state. */
+/**
+ * GET and HEAD /api/locale (public): what the connection page needs, nothing of the state.
+ * The JSON is kept while the host hands out the same locale object.
+ */
 export function localeRoute(host: HostAdapter) {
-  return (c: Context<BridgeEnv>) => respond(c, contract.locale, { status: 200, body: host.locale() });
+  let kept: { locale: Locale; json: string } | undefined;
+  return (c: Context<BridgeEnv>) => {
+    const locale = host.locale();
+    if (kept?.locale !== locale) kept = { locale, json: JSON.stringify(locale) };
+    const { json } = kept;
+    return respondSerialised(c, contract.locale, { status: 200, body: locale }, () => json);
+  };
 }
