@@ -18,6 +18,13 @@ export {
   SENSITIVE_ACTIONS,
   uploadResponseSchema,
 } from './actions';
+export { CONNECTION_STRINGS_AR } from './connectionStrings/ar';
+export { CONNECTION_STRINGS_DE } from './connectionStrings/de';
+export { CONNECTION_STRINGS_ES } from './connectionStrings/es';
+export { CONNECTION_STRINGS_FR } from './connectionStrings/fr';
+export { CONNECTION_STRINGS_JA } from './connectionStrings/ja';
+export { CONNECTION_STRINGS_PT_BR } from './connectionStrings/pt-BR';
+export { CONNECTION_STRINGS_ZH_CN } from './connectionStrings/zh-CN';
 export type {
   AppendEvent,
   DeltaEvent,
