@@ -1,4 +1,4 @@
-import { startMinimalHost } from './startMinimalHost';
+import { startMinimalHost } from './startMinimalHost.js';
 
 // The code comes from the environment and is never printed: output is often logged.
 const accessCode = process.env.WEBBRIDGE_ACCESS_CODE;

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createBridge } from '@webbridge/server';
-import { createEchoHost } from './createEchoHost';
+import { createEchoHost } from './createEchoHost.js';
 
 export { createEchoHost };
 
