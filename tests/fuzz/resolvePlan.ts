@@ -2,7 +2,6 @@ import {
   type Action,
   actionSchema,
   contract,
-  isSensitiveAction,
   MAX_JSON,
   type Snapshot,
 } from '@webbridge/contract';
@@ -391,6 +390,3 @@ export function resolvePlan(plan: Plan, ctx: ResolveContext): Resolved {
     }
   }
 }
-
-/** Whether a parsed action must pass the identity check. */
-export const sensitive = (action: Action | undefined) => action !== undefined && isSensitiveAction(action);
