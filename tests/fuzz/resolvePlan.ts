@@ -1,10 +1,4 @@
-import {
-  type Action,
-  actionSchema,
-  contract,
-  MAX_JSON,
-  type Snapshot,
-} from '@webbridge/contract';
+import { type Action, actionSchema, contract, MAX_JSON, type Snapshot } from '@webbridge/contract';
 import type { ActionBody, Auth, Framing, Identity, MediaId, Plan, UploadSize } from './plans';
 import type { WireRequest } from './wire';
 
