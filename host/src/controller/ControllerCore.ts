@@ -34,8 +34,8 @@ const KV_SESSION_REVISION = 'session_revision';
  * The state the controller's action groups share, and the few steps they all take: publish a
  * new projection, start a reply, move to another conversation, refuse to act mid-reply.
  *
- * Internal to the controller folder: {@link ChatController} is the public face. Every method
- * must run on the main executor, like the controller's.
+ * Internal to the controller folder: `ChatController` builds it and hands out the action groups
+ * that work on it. Every method must run on the main executor, like the groups'.
  */
 export class ControllerCore {
   /** The executor every state change runs on. */
