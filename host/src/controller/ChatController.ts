@@ -72,7 +72,7 @@ export class ChatController {
 
   /** The current projection (immutable; cheap). */
   readState(): Projection {
-    return this.core.readState();
+    return this.core.publisher.read();
   }
 
   /** Where a send would land now. */

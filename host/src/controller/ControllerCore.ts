@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Projection, SessionIdentity, Settings } from '@webbridge/contract';
+import type { SessionIdentity, Settings } from '@webbridge/contract';
 import type { HostStore, MessageRow } from '../db/HostStore';
 import type { MainExecutor } from '../executor/MainExecutor';
 import { EchoModel } from '../models/EchoModel';
@@ -164,11 +164,6 @@ export class ControllerCore {
         settings: this.settings,
       }),
     );
-  }
-
-  /** The current projection (immutable; cheap). */
-  readState(): Projection {
-    return this.publisher.read();
   }
 
   /** Makes a conversation current: a new place for sends, so a new session revision. */
