@@ -11,7 +11,7 @@ export const ROUTE_BY_PATH: ReadonlyMap<string, AppRoute> = new Map(
 );
 
 /** The header schemas a route declares (lower-case names), none when it declares none. */
-export function declaredHeaders(route: AppRoute): Readonly<Record<string, z.ZodTypeAny>> {
+function declaredHeaders(route: AppRoute): Readonly<Record<string, z.ZodTypeAny>> {
   return (route.headers as z.AnyZodObject | undefined)?.shape ?? {};
 }
 
