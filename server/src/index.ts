@@ -11,7 +11,6 @@ export type {
 } from './bridge';
 export type { Bridge, BridgeTuning } from './createBridge';
 export { createBridge } from './createBridge';
-export { AttachmentFiles } from './embedding/AttachmentFiles';
 export type { ChatOnlyActionName } from './embedding/chatOnlyActions';
 export { chatOnlyActions } from './embedding/chatOnlyActions';
 export type { ProjectionStore } from './embedding/createProjectionStore';
@@ -19,6 +18,8 @@ export { createProjectionStore } from './embedding/createProjectionStore';
 export { createSerialQueue } from './embedding/createSerialQueue';
 export type { EmptyProjectionOptions } from './embedding/emptyProjection';
 export { emptyProjection } from './embedding/emptyProjection';
+export type { ConversationActionName } from './embedding/MemoryConversations';
+export { MemoryConversations } from './embedding/MemoryConversations';
 export { createSignatureCache } from './events/configSignature';
 export type { Latest, NextSend, SentState } from './events/nextSend';
 export { deltaEventOf, nextSend, snapshotEventOf } from './events/nextSend';

@@ -6,10 +6,8 @@ import { createBridge } from '@webbridge/server';
 import { createEchoHost } from './createEchoHost';
 
 // The web client's build, served at `/` (which answers 404 until `@webbridge/web` is built).
-const webClient = join(
-  dirname(createRequire(import.meta.url).resolve('@webbridge/web/package.json')),
-  'dist',
-);
+const webPackage = createRequire(import.meta.url).resolve('@webbridge/web/package.json');
+const webClient = join(dirname(webPackage), 'dist');
 
 /**
  * Embeds the bridge in the app: the echo's adapter, a fresh upload directory and the web client, on

@@ -32,22 +32,6 @@ describe('chatOnlyActions', () => {
     expect(heard).toBe(1);
   });
 
-  it('renames a listed conversation with a new list, and refuses an unknown one', () => {
-    const { store, actions } = setup();
-    const before = store.readState();
-    expect(
-      actions.renameConversation({ action: 'renameConversation', conversationId: 'c1', title: 'Renamed' }),
-    ).toEqual({ conversationId: 'c1' });
-    expect(store.readState().conversations.list).toEqual([{ ...conversation, title: 'Renamed' }]);
-    expect(store.readState().conversations.messages).toBe(before.conversations.messages);
-    expect(store.readState().sessionRevision).toBe(0);
-    expect(
-      codeOf(() =>
-        actions.renameConversation({ action: 'renameConversation', conversationId: 'x', title: 'y' }),
-      ),
-    ).toBe('not_found');
-  });
-
   it('accepts the listed model and the current project, and nothing else', () => {
     const { store, actions } = setup();
     const before = store.readState();

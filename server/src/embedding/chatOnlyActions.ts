@@ -7,7 +7,6 @@ export type ChatOnlyActionName =
   | 'updateSettings'
   | 'model'
   | 'selectProject'
-  | 'renameConversation'
   | 'approve'
   | 'workspace'
   | 'continue'
@@ -29,8 +28,6 @@ const notFound = (what: string): never => {
  * - `updateSettings` merges the settings into the projection and publishes it;
  * - `model` makes any model of `models.list` the current one; another id is `not_found`;
  * - `selectProject` accepts the current project and nothing else (`not_found`);
- * - `renameConversation` changes the title in `conversations.list` (a new list, so every
- *   browser gets a fresh snapshot of it) and publishes; an id not in the list is `not_found`;
  * - `approve` is `not_found`: there is never an approval pending;
  * - `workspace`, `continue`, `branch`, `editMessage` and `regenerate` are `not_applicable` (422).
  *
@@ -56,13 +53,6 @@ export function chatOnlyActions(store: ProjectionStore): Pick<HostActionHandlers
       if (state().models.current !== modelId)
         store.publish({ ...state(), models: { ...state().models, current: modelId } });
       return { modelId };
-    },
-    renameConversation({ conversationId, title }) {
-      const { list } = state().conversations;
-      if (!list.some((c) => c.id === conversationId)) return notFound('conversation');
-      const renamed = list.map((c) => (c.id === conversationId ? { ...c, title } : c));
-      store.publish({ ...state(), conversations: { ...state().conversations, list: renamed } });
-      return { conversationId };
     },
     selectProject: ({ projectId }) => (projectId === state().projectId ? { projectId } : notFound('project')),
     approve: () => notFound('approval: nothing here waits for one'),
