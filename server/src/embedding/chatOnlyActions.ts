@@ -1,4 +1,4 @@
-import { ProtocolError } from '@webbridge/contract';
+import { ProtocolError, type Settings } from '@webbridge/contract';
 import type { HostActionHandlers } from '../adapter';
 import type { ProjectionStore } from './createProjectionStore';
 
@@ -36,7 +36,7 @@ const notFound = (what: string): never => {
  *
  * @example
  * ```ts
- * actions: { ...chatOnlyActions(store), send, stop, newConversation, ... },
+ * actions: { ...chatOnlyActions(store), ...conversations.actions, send, stop },
  * ```
  */
 export function chatOnlyActions(store: ProjectionStore): Pick<HostActionHandlers, ChatOnlyActionName> {
@@ -44,7 +44,7 @@ export function chatOnlyActions(store: ProjectionStore): Pick<HostActionHandlers
   return {
     updateSettings(action) {
       // Parsed JSON has no `undefined`: each key the partial carries holds a value.
-      const settings = { ...state().settings, ...action.settings } as ReturnType<typeof state>['settings'];
+      const settings = { ...state().settings, ...action.settings } as Settings;
       store.publish({ ...state(), settings });
       return { settings };
     },
