@@ -50,10 +50,10 @@ export function createEchoHost(wordDelayMs = 40) {
     subscribe: store.subscribe,
     runOnMain,
     actions: {
-      // Settings, the one model and project, and refusals of what an echo does not do.
+      // From the helpers: settings, the one model and project, 422 for what an echo lacks; conversations.
       ...chatOnlyActions(store),
-      // New, select, rename and delete conversations, and remove a pending upload.
       ...conversations.actions,
+      // No identity check here: the bridge made it in this same task, and answers 409 if it moved.
       send(a) {
         if (reply) throw new BridgeError('not_applicable', 'A reply is still streaming: stop it first.');
         const { conversationId } = store.readState();
