@@ -90,7 +90,7 @@ async function measure(history: number): Promise<Row[]> {
   };
   try {
     for (let i = 0; i < history; i++) {
-      await controller.executor.run(() => controller.send(words(EXCHANGE_WORDS, i + 7)));
+      await controller.executor.run(() => controller.messages.send(words(EXCHANGE_WORDS, i + 7)));
       await waitIdle();
     }
     const streams = [watch(host.address.port, 'named'), watch(host.address.port, 'compact')];

@@ -195,10 +195,10 @@ async function runChild(): Promise<void> {
         return { rssKiB: Math.round(memory.rss / 1024), heapUsedKiB: Math.round(memory.heapUsed / 1024) };
       }
       case 'send':
-        await controller.executor.run(() => controller.send(request.text));
+        await controller.executor.run(() => controller.messages.send(request.text));
         return { seq: changeTimes.length - 1 };
       case 'newConversation':
-        await controller.executor.run(() => controller.newConversation());
+        await controller.executor.run(() => controller.conversations.newConversation());
         return { seq: changeTimes.length - 1 };
       case 'waitIdle':
         while (!idle()) await new Promise((resolve) => setTimeout(resolve, 5));

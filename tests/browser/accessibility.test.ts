@@ -54,7 +54,7 @@ describe('accessibility by axe-core in Chromium: 0 serious or critical findings'
   let h: TestHost;
 
   const useModel = (modelId: string) =>
-    h.host.controller.executor.run(() => h.host.controller.setModel(modelId));
+    h.host.controller.executor.run(() => h.host.controller.conversations.setModel(modelId));
 
   beforeAll(async () => {
     assertWebBuilt();

@@ -167,11 +167,13 @@ describe('chat in Chromium against the reference host', () => {
     const { page, problems, context } = await openConnected(browser, h);
     const before = await getState(h);
     const created = await h.host.controller.executor.run(() =>
-      h.host.controller.newConversation(undefined, 'Made on the phone'),
+      h.host.controller.conversations.newConversation(undefined, 'Made on the phone'),
     );
     await page.getByRole('heading', { name: 'Made on the phone' }).waitFor();
     expect(await page.locator('.conversation.current').textContent()).toContain('Made on the phone');
-    await h.host.controller.executor.run(() => h.host.controller.selectConversation(before.conversationId));
+    await h.host.controller.executor.run(() =>
+      h.host.controller.conversations.selectConversation(before.conversationId),
+    );
     await expect.poll(() => page.locator('.topbar-title').textContent()).not.toBe('Made on the phone');
     expect(created.conversationId).not.toBe(before.conversationId);
     await waitFor(() => undefined === problems[0] || undefined);

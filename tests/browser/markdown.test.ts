@@ -52,7 +52,9 @@ describe('markdown, code and math in Chromium', () => {
   // Each test starts in an empty conversation: what earlier replies loaded (the highlighter,
   // KaTeX) must not be loaded already for the next.
   beforeEach(async () => {
-    await h.host.controller.executor.run(() => h.host.controller.newConversation(undefined, 'Markdown'));
+    await h.host.controller.executor.run(() =>
+      h.host.controller.conversations.newConversation(undefined, 'Markdown'),
+    );
   });
 
   it('keeps the parser, highlighter and KaTeX out of the initial page', () => {

@@ -150,12 +150,12 @@ export async function seedConversation(
   thenModel: string = PACED_MODEL,
 ): Promise<void> {
   const { controller } = host;
-  await controller.executor.run(() => controller.setModel(INSTANT_MODEL));
+  await controller.executor.run(() => controller.conversations.setModel(INSTANT_MODEL));
   for (let i = 0; i < exchanges; i++) {
-    await controller.executor.run(() => controller.send(scriptedQuestion(i)));
+    await controller.executor.run(() => controller.messages.send(scriptedQuestion(i)));
     await whenIdle(controller);
   }
-  await controller.executor.run(() => controller.setModel(thenModel));
+  await controller.executor.run(() => controller.conversations.setModel(thenModel));
 }
 
 /**

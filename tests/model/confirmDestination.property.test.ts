@@ -132,7 +132,7 @@ describe('bound confirmations model: a message lands only where the person was s
       ['alpha', 'beta'].map((name) => {
         const folder = join(h.dataDir, 'workspace', name);
         mkdirSync(folder, { recursive: true });
-        return controller.createProject(name, folder);
+        return controller.projects.createProject(name, folder);
       }),
     );
     projects = [first, ...extra];
@@ -153,14 +153,16 @@ describe('bound confirmations model: a message lands only where the person was s
     return controller.executor.run(() => {
       switch (s.kind) {
         case 'newConversation':
-          return controller.newConversation(s.project === null ? undefined : projects[s.project]);
+          return controller.conversations.newConversation(
+            s.project === null ? undefined : projects[s.project],
+          );
         case 'selectConversation': {
           const list = controller.readState().conversations.list;
           const target = list[s.pick % list.length];
-          return target && controller.selectConversation(target.id);
+          return target && controller.conversations.selectConversation(target.id);
         }
         case 'selectProject':
-          return controller.selectProject(projects[s.pick % projects.length]!);
+          return controller.projects.selectProject(projects[s.pick % projects.length]!);
         default:
           return s satisfies never;
       }

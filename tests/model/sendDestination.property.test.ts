@@ -60,7 +60,7 @@ describe('409 rule model: no send lands in a conversation the browser did not se
       ['alpha', 'beta'].map((name) => {
         const folder = join(h.dataDir, 'workspace', name);
         mkdirSync(folder, { recursive: true });
-        return controller.createProject(name, folder);
+        return controller.projects.createProject(name, folder);
       }),
     );
     projects = [first, ...extra];
@@ -76,14 +76,16 @@ describe('409 rule model: no send lands in a conversation the browser did not se
     return controller.executor.run(() => {
       switch (s.kind) {
         case 'newConversation':
-          return controller.newConversation(s.project === null ? undefined : projects[s.project]);
+          return controller.conversations.newConversation(
+            s.project === null ? undefined : projects[s.project],
+          );
         case 'selectConversation': {
           const list = controller.readState().conversations.list;
           const target = list[s.pick % list.length];
-          return target && controller.selectConversation(target.id);
+          return target && controller.conversations.selectConversation(target.id);
         }
         case 'selectProject':
-          return controller.selectProject(projects[s.pick % projects.length]!);
+          return controller.projects.selectProject(projects[s.pick % projects.length]!);
         default:
           return s satisfies never;
       }

@@ -78,7 +78,7 @@ describe('the SDK against a real host, in Node', () => {
     const { controller } = h.host;
     // The phone's user opens a new conversation while the browser still shows the old one:
     // the switch is queued on the host's executor in the same tick as the browser's send.
-    const switched = controller.executor.run(() => controller.newConversation());
+    const switched = controller.executor.run(() => controller.conversations.newConversation());
     const text = `misdirected? ${Math.random()}`;
     const outcome = await client.send(text);
     const { conversationId: created } = await switched;
@@ -99,7 +99,7 @@ describe('the SDK against a real host, in Node', () => {
       db.close();
     }
     for (const conversationId of [before, created]) {
-      await controller.executor.run(() => controller.selectConversation(conversationId));
+      await controller.executor.run(() => controller.conversations.selectConversation(conversationId));
       const state = await getState(h);
       expect(state.conversations.messages.map((m) => m.text)).not.toContain(text);
     }

@@ -3,8 +3,9 @@ import type { ChatController } from '../controller/ChatController';
 import { hostLocale } from './hostLocale';
 
 /**
- * The reference host behind the bridge: every `HostAdapter` member delegates to the
- * controller, and `runOnMain` is the controller's main executor.
+ * The reference host behind the bridge: each action of the protocol goes straight to the
+ * controller's action group that does the work, and `runOnMain` is the controller's main
+ * executor.
  *
  * @example
  * ```ts
@@ -13,31 +14,32 @@ import { hostLocale } from './hostLocale';
  * ```
  */
 export function createHostAdapter(controller: ChatController): HostAdapter {
+  const { messages, conversations, projects, approvals, settings, attachments } = controller;
   const actions: HostActionHandlers = {
-    send: (a) => controller.send(a.text, a.attachmentIds),
-    stop: () => controller.stop(),
-    continue: () => controller.continue(),
-    workspace: (a) => controller.setWorkspace(a.uri),
-    model: (a) => controller.setModel(a.modelId),
-    branch: (a) => controller.branch(a.messageId, a.index),
-    editMessage: (a) => controller.editMessage(a.messageId, a.text),
-    regenerate: (a) => controller.regenerate(a.messageId),
-    newConversation: (a) => controller.newConversation(a.projectId, a.title),
-    selectConversation: (a) => controller.selectConversation(a.conversationId),
-    renameConversation: (a) => controller.renameConversation(a.conversationId, a.title),
-    deleteConversation: (a) => controller.deleteConversation(a.conversationId),
-    selectProject: (a) => controller.selectProject(a.projectId),
-    approve: (a) => controller.approve(a.approvalId, a.decision),
-    updateSettings: (a) => controller.updateSettings(a.settings),
-    removeAttachment: (a) => controller.removeAttachment(a.attachmentId),
+    send: (a) => messages.send(a.text, a.attachmentIds),
+    stop: () => messages.stop(),
+    continue: () => messages.continue(),
+    workspace: (a) => projects.setWorkspace(a.uri),
+    model: (a) => conversations.setModel(a.modelId),
+    branch: (a) => messages.branch(a.messageId, a.index),
+    editMessage: (a) => messages.editMessage(a.messageId, a.text),
+    regenerate: (a) => messages.regenerate(a.messageId),
+    newConversation: (a) => conversations.newConversation(a.projectId, a.title),
+    selectConversation: (a) => conversations.selectConversation(a.conversationId),
+    renameConversation: (a) => conversations.renameConversation(a.conversationId, a.title),
+    deleteConversation: (a) => conversations.deleteConversation(a.conversationId),
+    selectProject: (a) => projects.selectProject(a.projectId),
+    approve: (a) => approvals.approve(a.approvalId, a.decision),
+    updateSettings: (a) => settings.update(a.settings),
+    removeAttachment: (a) => attachments.remove(a.attachmentId),
   };
   return {
     readState: () => controller.readState(),
     subscribe: (listener) => controller.subscribe(listener),
     runOnMain: (task) => controller.executor.run(task),
     actions,
-    addAttachment: (upload: CompletedUpload) => controller.addAttachment(upload, upload.conversationId),
-    resolveMedia: (attachmentId: string): MediaFile | undefined => controller.attachmentFile(attachmentId),
+    addAttachment: (upload: CompletedUpload) => attachments.add(upload, upload.conversationId),
+    resolveMedia: (attachmentId: string): MediaFile | undefined => attachments.file(attachmentId),
     authoriseWorkspace: (uri) => controller.authoriser.authorise(uri),
     locale: hostLocale,
   };

@@ -96,7 +96,7 @@ describe('console', () => {
     await type('approvals', /Nothing waits for approval/);
     for (const name of ['yes.txt', 'no.txt']) {
       await controller.executor.run(() =>
-        controller.send(`/tool write_file ${JSON.stringify({ path: name, content: 'x' })}`),
+        controller.messages.send(`/tool write_file ${JSON.stringify({ path: name, content: 'x' })}`),
       );
       await waitForState(controller, (s) => s.approvals.length === 1);
       await type('approvals', new RegExp(`1\\. Write 1 bytes to ${name.replace('.', '\\.')}`));

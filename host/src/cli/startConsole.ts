@@ -124,13 +124,13 @@ export function startConsole(context: ConsoleContext): () => void {
       const title = await onMain(() => {
         const target = nth(controller.readState().conversations.list, arg);
         if (!target) return undefined;
-        controller.selectConversation(target.id);
+        controller.conversations.selectConversation(target.id);
         return target.title;
       });
       print(title === undefined ? 'No such conversation; see `convs`.' : `Switched to: ${title}`);
     },
     new: async () => {
-      await onMain(() => controller.newConversation());
+      await onMain(() => controller.conversations.newConversation());
       print('Started a new conversation.');
     },
     projects: async () => {
@@ -144,7 +144,7 @@ export function startConsole(context: ConsoleContext): () => void {
       const name = await onMain(() => {
         const target = nth(controller.readState().projects.list, arg);
         if (!target) return undefined;
-        controller.selectProject(target.id);
+        controller.projects.selectProject(target.id);
         return target.name;
       });
       print(name === undefined ? 'No such project; see `projects`.' : `Switched to project: ${name}`);
@@ -154,7 +154,9 @@ export function startConsole(context: ConsoleContext): () => void {
       if (folder === '') throw new Error('Name a folder: new-project <folder> [name]');
       const resolved = resolveFolder(folder);
       const title = name.join(' ').trim() || path.basename(resolved);
-      await onMain(() => controller.selectProject(controller.createProject(title, resolved)));
+      await onMain(() =>
+        controller.projects.selectProject(controller.projects.createProject(title, resolved)),
+      );
       print(`Created and switched to project: ${title}`);
     },
     roots: async () => {
@@ -162,7 +164,7 @@ export function startConsole(context: ConsoleContext): () => void {
     },
     'add-root': async (arg) => {
       if (arg === '') throw new Error('Name a folder: add-root <folder>');
-      const root = await onMain(() => controller.addWorkspaceRoot(resolveFolder(arg)));
+      const root = await onMain(() => controller.projects.addWorkspaceRoot(resolveFolder(arg)));
       print(`Authorised: ${root}`);
     },
     approvals: async () => {
@@ -183,7 +185,7 @@ export function startConsole(context: ConsoleContext): () => void {
     const summary = await onMain(() => {
       const target = nth(controller.readState().approvals, arg);
       if (!target) return undefined;
-      controller.approve(target.id, decision);
+      controller.approvals.approve(target.id, decision);
       return target.summary;
     });
     if (summary === undefined) print('No such approval; see `approvals`.');

@@ -1,20 +1,14 @@
-import type {
-  ActionOf,
-  ActionResultOf,
-  HostAttachment,
-  Projection,
-  SessionIdentity,
-} from '@webbridge/contract';
+import type { Projection, SessionIdentity } from '@webbridge/contract';
 import type { MainExecutor } from '../executor/MainExecutor';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
-import type { AttachmentFile } from './Attachments';
+import { ApprovalActions } from './ApprovalActions';
+import { AttachmentActions } from './AttachmentActions';
 import type { ChatControllerOptions } from './ChatControllerOptions';
 import { ControllerCore } from './ControllerCore';
 import { ConversationActions } from './ConversationActions';
-import { notFound } from './errors';
 import { MessageActions } from './MessageActions';
 import { ProjectActions } from './ProjectActions';
-import { mergeSettings } from './settings';
+import { SettingsActions } from './SettingsActions';
 
 export type { ChatControllerOptions } from './ChatControllerOptions';
 
@@ -27,12 +21,18 @@ export type { ChatControllerOptions } from './ChatControllerOptions';
  * object only for the message that grew and the arrays and groups that contain it), which the
  * bridge relies on to diff by reference. Subscribers are told synchronously after each change.
  *
- * Every method that reads or changes state must run on the main executor; the action methods
- * throw `ProtocolError` (`not_found`, `not_applicable`) when they do not apply.
+ * This class only assembles: it builds the shared {@link ControllerCore} and the action groups
+ * over it, and hands the groups out as they are (`controller.messages.send(...)`,
+ * `controller.conversations.setModel(...)`), so nothing stands between a caller and the code
+ * that does the work. Every group method that reads or changes state must run on the main
+ * {@link executor}; actions throw `ProtocolError` (`not_found`, `not_applicable`) when they
+ * do not apply.
  *
- * This class is the one face the adapter sees; the work is done by the action groups
- * ({@link MessageActions}, {@link ConversationActions}, {@link ProjectActions}) over the shared
- * {@link ControllerCore}.
+ * @example
+ * ```ts
+ * const controller = openChatController({ dataDir });
+ * await controller.executor.run(() => controller.messages.send('hello'));
+ * ```
  */
 export class ChatController {
   /** The executor every state change runs on. */
@@ -41,25 +41,38 @@ export class ChatController {
   readonly authoriser: WorkspaceAuthoriser;
   /** Random id of this run of the host process. */
   readonly instanceId: string;
+  /** Send, stop, continue, and the forks of the message tree (branch, edit, regenerate). */
+  readonly messages: MessageActions;
+  /** Create, select, rename and delete conversations; choose the model. */
+  readonly conversations: ConversationActions;
+  /** Select projects and point them at workspace folders; for the host's own user, create them. */
+  readonly projects: ProjectActions;
+  /** Allow or deny a tool call that waits for approval. */
+  readonly approvals: ApprovalActions;
+  /** Update the settings. */
+  readonly settings: SettingsActions;
+  /** Pending uploads of a conversation and the files behind attachments. */
+  readonly attachments: AttachmentActions;
 
   private readonly core: ControllerCore;
-  private readonly messages: MessageActions;
-  private readonly conversations: ConversationActions;
-  private readonly projects: ProjectActions;
 
   constructor(options: ChatControllerOptions) {
-    this.core = new ControllerCore(options);
-    this.executor = this.core.executor;
-    this.authoriser = this.core.authoriser;
-    this.instanceId = this.core.instanceId;
-    this.messages = new MessageActions(this.core);
-    this.conversations = new ConversationActions(this.core);
-    this.projects = new ProjectActions(this.core);
+    const core = new ControllerCore(options);
+    this.core = core;
+    this.executor = core.executor;
+    this.authoriser = core.authoriser;
+    this.instanceId = core.instanceId;
+    this.messages = new MessageActions(core);
+    this.conversations = new ConversationActions(core);
+    this.projects = new ProjectActions(core);
+    this.approvals = new ApprovalActions(core);
+    this.settings = new SettingsActions(core);
+    this.attachments = new AttachmentActions(core);
   }
 
   /** The current projection (immutable; cheap). */
   readState(): Projection {
-    return this.core.readState();
+    return this.core.publisher.read();
   }
 
   /** Where a send would land now. */
@@ -75,132 +88,5 @@ export class ChatController {
   /** Stops every reply (cancelling its timers) and closes the database. Idempotent. */
   close(): void {
     this.core.close();
-  }
-
-  /** Sends a user message (with pending attachments) and starts the reply. */
-  send(text: string, attachmentIds?: readonly string[]): ActionResultOf<'send'> {
-    return this.messages.send(text, attachmentIds);
-  }
-
-  /** Stops the current conversation's reply, or cancels the approval it waits for. */
-  stop(): ActionResultOf<'stop'> {
-    return this.messages.stop();
-  }
-
-  /** Resumes the stopped reply at the end of the current branch. */
-  continue(): ActionResultOf<'continue'> {
-    return this.messages.continue();
-  }
-
-  /** Points the current project at another (already authorised) workspace folder. */
-  setWorkspace(uri: string): ActionResultOf<'workspace'> {
-    return this.projects.setWorkspace(uri);
-  }
-
-  /** Chooses the model for the current conversation and the next ones. */
-  setModel(modelId: string): ActionResultOf<'model'> {
-    return this.conversations.setModel(modelId);
-  }
-
-  /** Switches the fork at `messageId` (on the current branch) to its sibling at `index`. */
-  branch(messageId: string, index: number): ActionResultOf<'branch'> {
-    return this.messages.branch(messageId, index);
-  }
-
-  /** Adds an edited version of a user message as its new sibling, and answers it. */
-  editMessage(messageId: string, text: string): ActionResultOf<'editMessage'> {
-    return this.messages.editMessage(messageId, text);
-  }
-
-  /** Answers again the message an assistant reply answered (default: the last reply). */
-  regenerate(messageId?: string): ActionResultOf<'regenerate'> {
-    return this.messages.regenerate(messageId);
-  }
-
-  /** Creates a conversation (in the given or the current project) and makes it current. */
-  newConversation(projectId?: string, title?: string): ActionResultOf<'newConversation'> {
-    return this.conversations.newConversation(projectId, title);
-  }
-
-  /** Makes another conversation current. */
-  selectConversation(conversationId: string): ActionResultOf<'selectConversation'> {
-    return this.conversations.selectConversation(conversationId);
-  }
-
-  /** Renames a conversation. */
-  renameConversation(conversationId: string, title: string): ActionResultOf<'renameConversation'> {
-    return this.conversations.renameConversation(conversationId, title);
-  }
-
-  /**
-   * Deletes a conversation with its messages, approvals and attachment files. Deleting the
-   * current one selects the project's newest other conversation, or a new one.
-   */
-  deleteConversation(conversationId: string): ActionResultOf<'deleteConversation'> {
-    return this.conversations.deleteConversation(conversationId);
-  }
-
-  /** Makes a project current, with its newest conversation (created if it has none). */
-  selectProject(projectId: string): ActionResultOf<'selectProject'> {
-    return this.projects.selectProject(projectId);
-  }
-
-  /**
-   * Creates a project on an authorised folder (not an action of the protocol yet; for the
-   * console and tests). Returns its id.
-   */
-  createProject(name: string, folder: string): string {
-    return this.projects.createProject(name, folder);
-  }
-
-  /**
-   * Authorises another workspace root, remembered across restarts. For the host's own user
-   * (console, configuration) only: no action of the protocol reaches it. Returns the resolved
-   * folder; throws when it is not an existing absolute folder.
-   */
-  addWorkspaceRoot(folder: string): string {
-    return this.projects.addWorkspaceRoot(folder);
-  }
-
-  /** Allows (runs the tool) or denies a pending tool call, and finishes its reply. */
-  approve(approvalId: string, decision: 'allow' | 'deny'): ActionResultOf<'approve'> {
-    const { core } = this;
-    const { conversationId, result } = core.toolCalls.decide(approvalId, decision, core.settings);
-    core.followToolResult(conversationId, result);
-    core.refresh();
-    return { approvalId, decision };
-  }
-
-  /** Merges a partial settings update. */
-  updateSettings(update: ActionOf<'updateSettings'>['settings']): ActionResultOf<'updateSettings'> {
-    const { core } = this;
-    core.settings = mergeSettings(core.store, core.settings, update);
-    core.refresh();
-    return { settings: core.settings };
-  }
-
-  /**
-   * Records an uploaded file as a pending attachment of `conversationId` (the conversation the
-   * person was looking at when they picked it), or of the current conversation.
-   */
-  addAttachment(file: AttachmentFile, conversationId?: string): HostAttachment {
-    const target = conversationId ?? this.core.selection.conversationId;
-    if (!this.core.store.conversation(target)) throw notFound('conversation');
-    const attachment = this.core.attachments.add(target, file);
-    // Another conversation's pending list is not in the projection: nothing to publish.
-    if (target === this.core.selection.conversationId) this.core.refresh();
-    return attachment;
-  }
-
-  /** Removes a pending attachment and its file. */
-  removeAttachment(attachmentId: string): ActionResultOf<'removeAttachment'> {
-    this.core.attachments.remove(attachmentId);
-    this.core.refresh();
-    return { attachmentId };
-  }
-
-  /** The file of an attachment, if its row and its file both exist. */
-  attachmentFile(attachmentId: string): AttachmentFile | undefined {
-    return this.core.attachments.file(attachmentId);
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Projection, SessionIdentity, Settings } from '@webbridge/contract';
+import type { SessionIdentity, Settings } from '@webbridge/contract';
 import type { HostStore, MessageRow } from '../db/HostStore';
 import type { MainExecutor } from '../executor/MainExecutor';
 import { EchoModel } from '../models/EchoModel';
@@ -34,8 +34,8 @@ const KV_SESSION_REVISION = 'session_revision';
  * The state the controller's action groups share, and the few steps they all take: publish a
  * new projection, start a reply, move to another conversation, refuse to act mid-reply.
  *
- * Internal to the controller folder: {@link ChatController} is the public face. Every method
- * must run on the main executor, like the controller's.
+ * Internal to the controller folder: `ChatController` builds it and hands out the action groups
+ * that work on it. Every method must run on the main executor, like the groups'.
  */
 export class ControllerCore {
   /** The executor every state change runs on. */
@@ -164,11 +164,6 @@ export class ControllerCore {
         settings: this.settings,
       }),
     );
-  }
-
-  /** The current projection (immutable; cheap). */
-  readState(): Projection {
-    return this.publisher.read();
   }
 
   /** Makes a conversation current: a new place for sends, so a new session revision. */

@@ -46,7 +46,10 @@ export class ProjectActions {
     return { projectId, uri: pathToFileURL(folder).href };
   }
 
-  /** Creates a project on an authorised folder. Returns its id. */
+  /**
+   * Creates a project on an authorised folder (not an action of the protocol yet; for the
+   * console and tests). Returns its id.
+   */
   createProject(name: string, folder: string): string {
     const { core } = this;
     const workspace = core.authoriser.authorisePath(folder);
@@ -58,7 +61,11 @@ export class ProjectActions {
     return id;
   }
 
-  /** Authorises another workspace root, remembered across restarts. Returns the resolved folder. */
+  /**
+   * Authorises another workspace root, remembered across restarts. For the host's own user
+   * (console, configuration) only: no action of the protocol reaches it. Returns the resolved
+   * folder; throws when it is not an existing absolute folder.
+   */
   addWorkspaceRoot(folder: string): string {
     const { core } = this;
     const real = rememberWorkspaceRoot(core.store, core.authoriser, folder);

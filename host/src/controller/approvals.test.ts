@@ -17,7 +17,7 @@ function start() {
 }
 
 async function callTool(controller: ChatController, command: string) {
-  const sent = await onMain(controller, () => controller.send(command));
+  const sent = await onMain(controller, () => controller.messages.send(command));
   await waitForState(controller, (s) => s.conversations.run.state !== 'streaming');
   return sent;
 }
@@ -38,11 +38,13 @@ describe('tool calls and approvals', () => {
     });
     expect(approval.summary).toContain('notes/a.txt');
     expect(fs.existsSync(path.join(workspace, 'notes/a.txt'))).toBe(false);
-    await expect(onMain(controller, () => controller.send('not now'))).rejects.toMatchObject({
+    await expect(onMain(controller, () => controller.messages.send('not now'))).rejects.toMatchObject({
       code: 'not_applicable',
     });
 
-    await expect(onMain(controller, () => controller.approve(approval.id, 'allow'))).resolves.toEqual({
+    await expect(
+      onMain(controller, () => controller.approvals.approve(approval.id, 'allow')),
+    ).resolves.toEqual({
       approvalId: approval.id,
       decision: 'allow',
     });
@@ -58,7 +60,9 @@ describe('tool calls and approvals', () => {
       status: 'complete',
       tool: { name: 'write_file', approvalId: approval.id },
     });
-    await expect(onMain(controller, () => controller.approve(approval.id, 'allow'))).rejects.toMatchObject({
+    await expect(
+      onMain(controller, () => controller.approvals.approve(approval.id, 'allow')),
+    ).rejects.toMatchObject({
       code: 'not_applicable',
     });
   });
@@ -67,7 +71,7 @@ describe('tool calls and approvals', () => {
     const { controller, workspace } = start();
     await callTool(controller, '/tool write_file {"path":"nope.txt","content":"x"}');
     const approval = controller.readState().approvals[0]!;
-    await onMain(controller, () => controller.approve(approval.id, 'deny'));
+    await onMain(controller, () => controller.approvals.approve(approval.id, 'deny'));
     expect(fs.existsSync(path.join(workspace, 'nope.txt'))).toBe(false);
     const result = controller.readState().conversations.messages.at(-1)!;
     expect(result.role).toBe('tool');
@@ -83,7 +87,7 @@ describe('tool calls and approvals', () => {
       role: 'tool',
       text: 'read me',
     });
-    await onMain(controller, () => controller.updateSettings({ autoApprove: ['write_file'] }));
+    await onMain(controller, () => controller.settings.update({ autoApprove: ['write_file'] }));
     await callTool(controller, '/tool write_file {"path":"auto.txt","content":"auto"}');
     expect(controller.readState().approvals).toEqual([]);
     expect(fs.readFileSync(path.join(workspace, 'auto.txt'), 'utf8')).toBe('auto');
@@ -98,7 +102,7 @@ describe('tool calls and approvals', () => {
     const { controller, workspace } = start();
     const outside = tempDir('webbridge-outside-');
     fs.symlinkSync(outside, path.join(workspace, 'link'));
-    await onMain(controller, () => controller.updateSettings({ autoApprove: ['write_file'] }));
+    await onMain(controller, () => controller.settings.update({ autoApprove: ['write_file'] }));
     for (const target of ['../escape.txt', path.join(outside, 'abs.txt'), 'link/through.txt']) {
       await callTool(controller, `/tool write_file ${JSON.stringify({ path: target, content: 'x' })}`);
       const result = controller.readState().conversations.messages.at(-1)!;
@@ -119,7 +123,7 @@ describe('tool calls and approvals', () => {
     });
     await callTool(controller, '/tool write_file {"path":"a","content":"b"}');
     expect(controller.readState().approvals).toHaveLength(1);
-    await expect(onMain(controller, () => controller.stop())).resolves.toEqual({ stopped: true });
+    await expect(onMain(controller, () => controller.messages.stop())).resolves.toEqual({ stopped: true });
     expect(controller.readState().approvals).toEqual([]);
     expect(controller.readState().conversations.messages.at(-1)!.status).toBe('stopped');
     await waitForIdle(controller);

@@ -23,21 +23,21 @@ describe('attachments', () => {
   it('keeps uploads pending until a send takes them', async () => {
     const { controller, dataDir } = testController();
     open.push(controller);
-    const a = await onMain(controller, () => controller.addAttachment(upload(dataDir, 'a.txt')));
-    const b = await onMain(controller, () => controller.addAttachment(upload(dataDir, 'b.txt')));
+    const a = await onMain(controller, () => controller.attachments.add(upload(dataDir, 'a.txt')));
+    const b = await onMain(controller, () => controller.attachments.add(upload(dataDir, 'b.txt')));
     expect(controller.readState().conversations.pending.map((p) => p.id)).toEqual([a.id, b.id]);
-    await onMain(controller, () => controller.send('with one', [b.id]));
+    await onMain(controller, () => controller.messages.send('with one', [b.id]));
     await waitForIdle(controller);
     const state = controller.readState();
     expect(state.conversations.pending.map((p) => p.id)).toEqual([a.id]);
     expect(state.conversations.messages[0]!.attachments).toEqual([
       { id: b.id, name: 'b.txt', type: 'text/plain', size: 4 },
     ]);
-    expect(controller.attachmentFile(b.id)).toMatchObject({ name: 'b.txt', size: 4 });
-    await expect(onMain(controller, () => controller.removeAttachment(b.id))).rejects.toMatchObject({
+    expect(controller.attachments.file(b.id)).toMatchObject({ name: 'b.txt', size: 4 });
+    await expect(onMain(controller, () => controller.attachments.remove(b.id))).rejects.toMatchObject({
       code: 'not_applicable',
     });
-    await expect(onMain(controller, () => controller.send('x', ['unknown']))).rejects.toMatchObject({
+    await expect(onMain(controller, () => controller.messages.send('x', ['unknown']))).rejects.toMatchObject({
       code: 'not_found',
     });
   });
@@ -46,25 +46,25 @@ describe('attachments', () => {
     const { controller, dataDir } = testController();
     open.push(controller);
     for (let i = 0; i < MAX_PENDING_FILES; i++) {
-      await onMain(controller, () => controller.addAttachment(upload(dataDir, `f${i}`)));
+      await onMain(controller, () => controller.attachments.add(upload(dataDir, `f${i}`)));
     }
     await expect(
-      onMain(controller, () => controller.addAttachment(upload(dataDir, 'one-more'))),
+      onMain(controller, () => controller.attachments.add(upload(dataDir, 'one-more'))),
     ).rejects.toMatchObject({
       code: 'payload_too_large',
     });
     expect(controller.readState().conversations.pending).toHaveLength(MAX_PENDING_FILES);
     // Another conversation has its own count, but the bytes are counted across the host.
-    await onMain(controller, () => controller.newConversation());
-    const other = await onMain(controller, () => controller.addAttachment(upload(dataDir, 'elsewhere')));
+    await onMain(controller, () => controller.conversations.newConversation());
+    const other = await onMain(controller, () => controller.attachments.add(upload(dataDir, 'elsewhere')));
     expect(controller.readState().conversations.pending.map((p) => p.id)).toEqual([other.id]);
     const pendingBytes = (MAX_PENDING_FILES + 1) * 4;
     const huge = { ...upload(dataDir, 'huge'), size: MAX_PENDING_BYTES - pendingBytes + 1 };
-    await expect(onMain(controller, () => controller.addAttachment(huge))).rejects.toMatchObject({
+    await expect(onMain(controller, () => controller.attachments.add(huge))).rejects.toMatchObject({
       code: 'payload_too_large',
     });
     const fits = { ...upload(dataDir, 'fits'), size: MAX_PENDING_BYTES - pendingBytes };
-    await onMain(controller, () => controller.addAttachment(fits));
+    await onMain(controller, () => controller.attachments.add(fits));
     expect(controller.readState().conversations.pending).toHaveLength(2);
   });
 
@@ -72,11 +72,11 @@ describe('attachments', () => {
     const { controller, dataDir } = testController();
     open.push(controller);
     const file = upload(dataDir, 'gone.txt');
-    const a = await onMain(controller, () => controller.addAttachment(file));
-    await onMain(controller, () => controller.removeAttachment(a.id));
+    const a = await onMain(controller, () => controller.attachments.add(file));
+    await onMain(controller, () => controller.attachments.remove(a.id));
     expect(fs.existsSync(file.path)).toBe(false);
     expect(controller.readState().conversations.pending).toEqual([]);
-    expect(controller.attachmentFile(a.id)).toBeUndefined();
+    expect(controller.attachments.file(a.id)).toBeUndefined();
   });
 
   it('deletes the attachment files of a deleted conversation, and only those', async () => {
@@ -85,16 +85,16 @@ describe('attachments', () => {
     const sent = upload(dataDir, 'sent.txt');
     const pending = upload(dataDir, 'pending.txt');
     const kept = upload(dataDir, 'kept.txt');
-    await onMain(controller, () => controller.addAttachment(sent));
-    await onMain(controller, () => controller.send('here'));
+    await onMain(controller, () => controller.attachments.add(sent));
+    await onMain(controller, () => controller.messages.send('here'));
     await waitForIdle(controller);
-    await onMain(controller, () => controller.addAttachment(pending));
+    await onMain(controller, () => controller.attachments.add(pending));
     const doomed = controller.readState().conversationId;
-    await onMain(controller, () => controller.newConversation());
-    const keptAttachment = await onMain(controller, () => controller.addAttachment(kept));
-    await onMain(controller, () => controller.selectConversation(doomed));
+    await onMain(controller, () => controller.conversations.newConversation());
+    const keptAttachment = await onMain(controller, () => controller.attachments.add(kept));
+    await onMain(controller, () => controller.conversations.selectConversation(doomed));
 
-    await onMain(controller, () => controller.deleteConversation(doomed));
+    await onMain(controller, () => controller.conversations.deleteConversation(doomed));
     expect(fs.existsSync(sent.path)).toBe(false);
     expect(fs.existsSync(pending.path)).toBe(false);
     expect(fs.existsSync(kept.path)).toBe(true);
@@ -108,11 +108,13 @@ describe('attachments', () => {
     const { controller } = testController();
     open.push(controller);
     const only = controller.readState().conversationId;
-    await onMain(controller, () => controller.deleteConversation(only));
+    await onMain(controller, () => controller.conversations.deleteConversation(only));
     const state = controller.readState();
     expect(state.conversations.list).toHaveLength(1);
     expect(state.conversationId).not.toBe(only);
-    await expect(onMain(controller, () => controller.deleteConversation(only))).rejects.toMatchObject({
+    await expect(
+      onMain(controller, () => controller.conversations.deleteConversation(only)),
+    ).rejects.toMatchObject({
       code: 'not_found',
     });
   });

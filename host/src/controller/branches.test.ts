@@ -15,7 +15,7 @@ function start(): ChatController {
 }
 
 async function send(controller: ChatController, text: string) {
-  const result = await onMain(controller, () => controller.send(text));
+  const result = await onMain(controller, () => controller.messages.send(text));
   await waitForIdle(controller);
   return result;
 }
@@ -44,7 +44,7 @@ describe('message tree', () => {
     const original = await send(controller, 'first question');
     await send(controller, 'follow up');
     const edit = await onMain(controller, () =>
-      controller.editMessage(original.messageId, 'better question'),
+      controller.messages.editMessage(original.messageId, 'better question'),
     );
     await waitForIdle(controller);
 
@@ -55,7 +55,7 @@ describe('message tree', () => {
     expect(messages[1]!.id).toBe(edit.replyId);
 
     // Back to the original branch lands on its deepest leaf, not just the edited message.
-    await onMain(controller, () => controller.branch(edit.messageId, 0));
+    await onMain(controller, () => controller.messages.branch(edit.messageId, 0));
     messages = controller.readState().conversations.messages;
     expect(messages.map((m) => m.text)).toEqual([
       'first question',
@@ -65,14 +65,14 @@ describe('message tree', () => {
     ]);
     expect(messages[0]!.sibling).toEqual({ index: 0, count: 2 });
 
-    await onMain(controller, () => controller.branch(original.messageId, 1));
+    await onMain(controller, () => controller.messages.branch(original.messageId, 1));
     expect(controller.readState().conversations.messages.at(-1)!.id).toBe(edit.replyId);
   });
 
   it('adds a regenerated reply as a sibling of the old one', async () => {
     const controller = start();
     const sent = await send(controller, 'say it twice');
-    const again = await onMain(controller, () => controller.regenerate());
+    const again = await onMain(controller, () => controller.messages.regenerate());
     await waitForIdle(controller);
     const messages = controller.readState().conversations.messages;
     expect(messages).toHaveLength(2);
@@ -85,16 +85,24 @@ describe('message tree', () => {
   it('refuses edits of replies, unknown ids and out-of-range branches', async () => {
     const controller = start();
     const sent = await send(controller, 'only one');
-    await expect(onMain(controller, () => controller.editMessage(sent.replyId, 'x'))).rejects.toMatchObject({
+    await expect(
+      onMain(controller, () => controller.messages.editMessage(sent.replyId, 'x')),
+    ).rejects.toMatchObject({
       code: 'not_applicable',
     });
-    await expect(onMain(controller, () => controller.editMessage('nope', 'x'))).rejects.toMatchObject({
+    await expect(
+      onMain(controller, () => controller.messages.editMessage('nope', 'x')),
+    ).rejects.toMatchObject({
       code: 'not_found',
     });
-    await expect(onMain(controller, () => controller.branch(sent.messageId, 3))).rejects.toMatchObject({
+    await expect(
+      onMain(controller, () => controller.messages.branch(sent.messageId, 3)),
+    ).rejects.toMatchObject({
       code: 'not_applicable',
     });
-    await expect(onMain(controller, () => controller.regenerate(sent.messageId))).rejects.toMatchObject({
+    await expect(
+      onMain(controller, () => controller.messages.regenerate(sent.messageId)),
+    ).rejects.toMatchObject({
       code: 'not_applicable',
     });
   });
@@ -102,8 +110,8 @@ describe('message tree', () => {
   it('refuses a send while a reply streams', async () => {
     const { controller } = testController({ echoDelayMs: 50 });
     open.push(controller);
-    await onMain(controller, () => controller.send('one two three'));
-    await expect(onMain(controller, () => controller.send('again'))).rejects.toMatchObject({
+    await onMain(controller, () => controller.messages.send('one two three'));
+    await expect(onMain(controller, () => controller.messages.send('again'))).rejects.toMatchObject({
       code: 'not_applicable',
       status: 422,
     });

@@ -34,7 +34,7 @@ export interface OpenChatControllerOptions {
  * @example
  * ```ts
  * const controller = openChatController({ dataDir: '/tmp/wb', echoDelayMs: 1 });
- * await controller.executor.run(() => controller.send('hello'));
+ * await controller.executor.run(() => controller.messages.send('hello'));
  * ```
  */
 export function openChatController(options: OpenChatControllerOptions): ChatController {

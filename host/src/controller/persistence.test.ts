@@ -42,13 +42,15 @@ describe('persistence', () => {
 
   it('restores conversations, messages, branches and the current selection after a restart', async () => {
     const { controller, dataDir } = testController();
-    const sent = await onMain(controller, () => controller.send('remember me'));
+    const sent = await onMain(controller, () => controller.messages.send('remember me'));
     await waitForIdle(controller);
-    await onMain(controller, () => controller.editMessage(sent.messageId, 'remember this instead'));
+    await onMain(controller, () => controller.messages.editMessage(sent.messageId, 'remember this instead'));
     await waitForIdle(controller);
-    await onMain(controller, () => controller.newConversation(undefined, 'Second'));
-    await onMain(controller, () => controller.selectConversation(sent.conversationId));
-    await onMain(controller, () => controller.updateSettings({ theme: 'dark', autoApprove: ['write_file'] }));
+    await onMain(controller, () => controller.conversations.newConversation(undefined, 'Second'));
+    await onMain(controller, () => controller.conversations.selectConversation(sent.conversationId));
+    await onMain(controller, () =>
+      controller.settings.update({ theme: 'dark', autoApprove: ['write_file'] }),
+    );
     const before = controller.readState();
     controller.close();
 
@@ -67,7 +69,7 @@ describe('persistence', () => {
 
   it('turns a reply interrupted by a crash into a stopped one that can be continued', async () => {
     const { controller, dataDir } = testController({ echoDelayMs: 20 });
-    await onMain(controller, () => controller.send('cut short by a crash'));
+    await onMain(controller, () => controller.messages.send('cut short by a crash'));
     await waitForState(controller, (s) => s.conversations.messages.at(-1)?.text === 'cut ');
     // close() without stop() leaves the row `streaming`, as a kill -9 would.
     controller.close();
@@ -78,7 +80,7 @@ describe('persistence', () => {
     expect(reply.status).toBe('stopped');
     expect(reply.text).toBe('cut ');
     expect(reopened.readState().conversations.run.state).toBe('idle');
-    await onMain(reopened, () => reopened.continue());
+    await onMain(reopened, () => reopened.messages.continue());
     const done = await waitForState(reopened, (s) => s.conversations.messages.at(-1)?.status === 'complete');
     expect(done.conversations.messages.at(-1)!.text).toBe('cut short by a crash');
   });

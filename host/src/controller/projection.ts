@@ -1,16 +1,18 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Approval, Projection, Settings } from '@webbridge/contract';
+import type {
+  Approval,
+  ConversationSummary,
+  Project,
+  Settings,
+  Tool as ToolView,
+  Workspace,
+} from '@webbridge/contract';
 import type { ApprovalRow, ConversationRow, ProjectRow } from '../db/HostStore';
 import { isToolEnabled, type Tool } from './tools/Tool';
 
 /** The title a conversation shows until its first message names it. */
 export const UNTITLED = 'New conversation';
-
-type ConversationSummary = Projection['conversations']['list'][number];
-type ProjectView = Projection['projects']['list'][number];
-type WorkspaceView = ProjectView['workspace'];
-type ToolView = Projection['tools']['list'][number];
 
 /** A conversation row as a line of the conversation list. */
 export function toSummary(row: ConversationRow): ConversationSummary {
@@ -18,12 +20,12 @@ export function toSummary(row: ConversationRow): ConversationSummary {
 }
 
 /** A folder as the projection shows it: its `file:` URI and its base name. */
-export function toWorkspace(folder: string): WorkspaceView {
+export function toWorkspace(folder: string): Workspace {
   return { uri: pathToFileURL(folder).href, name: path.basename(folder) || folder };
 }
 
 /** A project row as the projection shows it. */
-export function toProject(row: ProjectRow): ProjectView {
+export function toProject(row: ProjectRow): Project {
   return {
     id: row.id,
     name: row.name,

@@ -23,31 +23,31 @@ describe('sessionRevision', () => {
     };
     expect(revision()).toBe(0);
 
-    const first = await onMain(controller, () => controller.send('one'));
+    const first = await onMain(controller, () => controller.messages.send('one'));
     await waitForIdle(controller);
     expect(revision()).toBe(0);
-    expect(await step(() => controller.send('two'))).toBe(0);
-    expect(await step(() => controller.setModel('echo'))).toBe(0);
-    expect(await step(() => controller.updateSettings({ systemPrompt: 'be brief' }))).toBe(0);
+    expect(await step(() => controller.messages.send('two'))).toBe(0);
+    expect(await step(() => controller.conversations.setModel('echo'))).toBe(0);
+    expect(await step(() => controller.settings.update({ systemPrompt: 'be brief' }))).toBe(0);
 
-    expect(await step(() => controller.editMessage(first.messageId, 'one, edited'))).toBe(1);
-    expect(await step(() => controller.branch(first.messageId, 0))).toBe(1);
-    expect(await step(() => controller.regenerate())).toBe(1);
+    expect(await step(() => controller.messages.editMessage(first.messageId, 'one, edited'))).toBe(1);
+    expect(await step(() => controller.messages.branch(first.messageId, 0))).toBe(1);
+    expect(await step(() => controller.messages.regenerate())).toBe(1);
 
     const firstConversation = controller.readState().conversationId;
-    expect(await step(() => controller.newConversation())).toBe(1);
+    expect(await step(() => controller.conversations.newConversation())).toBe(1);
     const second = controller.readState().conversationId;
-    expect(await step(() => controller.selectConversation(firstConversation))).toBe(1);
-    expect(await step(() => controller.selectConversation(firstConversation))).toBe(0);
-    expect(await step(() => controller.deleteConversation(second))).toBe(0);
-    expect(await step(() => controller.deleteConversation(firstConversation))).toBe(1);
+    expect(await step(() => controller.conversations.selectConversation(firstConversation))).toBe(1);
+    expect(await step(() => controller.conversations.selectConversation(firstConversation))).toBe(0);
+    expect(await step(() => controller.conversations.deleteConversation(second))).toBe(0);
+    expect(await step(() => controller.conversations.deleteConversation(firstConversation))).toBe(1);
 
     const folder = path.join(dataDir, 'workspace', 'site');
     fs.mkdirSync(folder);
-    expect(await step(() => controller.setWorkspace(folder))).toBe(1);
+    expect(await step(() => controller.projects.setWorkspace(folder))).toBe(1);
 
-    const other = await onMain(controller, () => controller.createProject('Other', folder));
-    expect(await step(() => controller.selectProject(other))).toBe(1);
+    const other = await onMain(controller, () => controller.projects.createProject('Other', folder));
+    expect(await step(() => controller.projects.selectProject(other))).toBe(1);
     expect(controller.readState().projectId).toBe(other);
   });
 
@@ -66,9 +66,9 @@ describe('sessionRevision', () => {
     const seen: number[] = [controller.readState().sessionRevision];
     const unsubscribe = controller.subscribe(() => seen.push(controller.readState().sessionRevision));
     const firstConversation = controller.readState().conversationId;
-    await onMain(controller, () => controller.newConversation());
-    await onMain(controller, () => controller.selectConversation(firstConversation));
-    await onMain(controller, () => controller.newConversation());
+    await onMain(controller, () => controller.conversations.newConversation());
+    await onMain(controller, () => controller.conversations.selectConversation(firstConversation));
+    await onMain(controller, () => controller.conversations.newConversation());
     unsubscribe();
     controller.close();
     expect(Math.max(...seen)).toBe(3);
@@ -78,7 +78,7 @@ describe('sessionRevision', () => {
     const again = testController({ dataDir }).controller;
     const restarted = again.readState().sessionRevision;
     expect(restarted).toBeGreaterThan(Math.max(...seen));
-    await onMain(again, () => again.selectConversation(firstConversation));
+    await onMain(again, () => again.conversations.selectConversation(firstConversation));
     const moved = again.readState().sessionRevision;
     expect(moved).toBeGreaterThan(restarted);
     again.close();

@@ -13,7 +13,7 @@ describe('echo streaming', () => {
     const { controller } = testController();
     open.push(controller);
     const seen: string[] = [];
-    const { replyId } = await onMain(controller, () => controller.send('  one two  three'));
+    const { replyId } = await onMain(controller, () => controller.messages.send('  one two  three'));
     controller.subscribe(() => {
       const reply = controller.readState().conversations.messages.find((m) => m.id === replyId);
       if (reply && seen.at(-1) !== reply.text) seen.push(reply.text);
@@ -32,9 +32,9 @@ describe('echo streaming', () => {
     const { controller } = testController({ echoDelayMs: 15 });
     open.push(controller);
     const text = 'alpha beta gamma delta epsilon zeta eta theta';
-    const { replyId } = await onMain(controller, () => controller.send(text));
+    const { replyId } = await onMain(controller, () => controller.messages.send(text));
     await waitForState(controller, (s) => (s.conversations.messages.at(-1)?.text.length ?? 0) > 0);
-    const stopped = await onMain(controller, () => controller.stop());
+    const stopped = await onMain(controller, () => controller.messages.stop());
     expect(stopped).toEqual({ stopped: true });
     const partial = controller.readState().conversations.messages.at(-1)!;
     expect(partial.status).toBe('stopped');
@@ -46,7 +46,7 @@ describe('echo streaming', () => {
     expect(controller.readState().conversations.messages.at(-1)!.text).toBe(partial.text);
     expect(controller.readState().conversations.run.state).toBe('idle');
 
-    const resumed = await onMain(controller, () => controller.continue());
+    const resumed = await onMain(controller, () => controller.messages.continue());
     expect(resumed).toEqual({ messageId: replyId });
     const done = await waitForState(
       controller,
@@ -59,10 +59,10 @@ describe('echo streaming', () => {
   it('answers stop with stopped:false when nothing runs, and refuses continue on a complete reply', async () => {
     const { controller } = testController();
     open.push(controller);
-    await onMain(controller, () => controller.send('short'));
+    await onMain(controller, () => controller.messages.send('short'));
     await waitForIdle(controller);
-    await expect(onMain(controller, () => controller.stop())).resolves.toEqual({ stopped: false });
-    await expect(onMain(controller, () => controller.continue())).rejects.toMatchObject({
+    await expect(onMain(controller, () => controller.messages.stop())).resolves.toEqual({ stopped: false });
+    await expect(onMain(controller, () => controller.messages.continue())).rejects.toMatchObject({
       code: 'not_applicable',
     });
   });
@@ -70,7 +70,7 @@ describe('echo streaming', () => {
   it('writes every streamed word to SQLite as it goes', async () => {
     const { controller, dataDir } = testController({ echoDelayMs: 20 });
     open.push(controller);
-    const { replyId } = await onMain(controller, () => controller.send('persist each word now'));
+    const { replyId } = await onMain(controller, () => controller.messages.send('persist each word now'));
     await waitForState(controller, (s) => s.conversations.messages.at(-1)?.text === 'persist each ');
     const Database = (await import('better-sqlite3')).default;
     const reader = new Database(`${dataDir}/webbridge.db`, { readonly: true });

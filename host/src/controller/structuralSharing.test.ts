@@ -14,9 +14,9 @@ describe('structural sharing', () => {
   it('makes a new object only for the message a streamed word grew', async () => {
     const { controller } = testController({ echoDelayMs: 10 });
     open.push(controller);
-    await onMain(controller, () => controller.send('history one'));
+    await onMain(controller, () => controller.messages.send('history one'));
     await waitForIdle(controller);
-    const { replyId } = await onMain(controller, () => controller.send('streaming words here now'));
+    const { replyId } = await onMain(controller, () => controller.messages.send('streaming words here now'));
     await waitForState(controller, (s) => s.conversations.messages.at(-1)?.text === 'streaming ');
 
     const before = controller.readState();
@@ -46,9 +46,9 @@ describe('structural sharing', () => {
   it('keeps untouched groups and messages when a structural action changes something else', async () => {
     const { controller } = testController();
     open.push(controller);
-    await onMain(controller, () => controller.send('keep me'));
+    await onMain(controller, () => controller.messages.send('keep me'));
     const before = await waitForIdle(controller);
-    await onMain(controller, () => controller.updateSettings({ theme: 'dark' }));
+    await onMain(controller, () => controller.settings.update({ theme: 'dark' }));
     const after = controller.readState();
     expect(after.settings).not.toBe(before.settings);
     expect(after.settings.theme).toBe('dark');
@@ -64,8 +64,8 @@ describe('structural sharing', () => {
     const before = controller.readState();
     let calls = 0;
     controller.subscribe(() => calls++);
-    await onMain(controller, () => controller.selectConversation(before.conversationId));
-    await onMain(controller, () => controller.stop());
+    await onMain(controller, () => controller.conversations.selectConversation(before.conversationId));
+    await onMain(controller, () => controller.messages.stop());
     expect(calls).toBe(0);
     expect(controller.readState()).toBe(before);
   });

@@ -19,7 +19,9 @@ function start() {
 
 /** Makes the echo model call a tool, as the web tests do, and waits until the call is handled. */
 async function callTool(controller: ChatController, name: string, args: unknown) {
-  const sent = await onMain(controller, () => controller.send(`/tool ${name} ${JSON.stringify(args)}`));
+  const sent = await onMain(controller, () =>
+    controller.messages.send(`/tool ${name} ${JSON.stringify(args)}`),
+  );
   await waitForState(controller, (s) => {
     const reply = s.conversations.messages.find((m) => m.id === sent.replyId);
     // A call that runs in the background stays `streaming`; the tool name says it was handled.
@@ -35,7 +37,7 @@ function last(controller: ChatController) {
 function allow(controller: ChatController) {
   const approval = controller.readState().approvals[0];
   if (!approval) throw new Error('no pending approval');
-  return onMain(controller, () => controller.approve(approval.id, 'allow'));
+  return onMain(controller, () => controller.approvals.approve(approval.id, 'allow'));
 }
 
 function isAlive(pid: number): boolean {
@@ -69,7 +71,7 @@ describe('patch_file through the controller', () => {
 
     await callTool(controller, 'patch_file', { path: 'a.txt', find: 'hello', replace: 'bye' });
     const second = controller.readState().approvals[0]!;
-    await onMain(controller, () => controller.approve(second.id, 'deny'));
+    await onMain(controller, () => controller.approvals.approve(second.id, 'deny'));
     expect(fs.readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('hello there\n');
     expect(last(controller).text).toMatch(/^Denied/);
   });
@@ -96,17 +98,17 @@ describe('run_command through the controller', () => {
     expect(last(controller).error).toMatch(/disabled in settings/);
 
     const before = controller.readState().tools;
-    await onMain(controller, () => controller.updateSettings({ allowCommands: true }));
+    await onMain(controller, () => controller.settings.update({ allowCommands: true }));
     expect(listed()).toMatchObject({ enabled: true });
     expect(controller.readState().tools).not.toBe(before);
     const unchanged = controller.readState().tools;
-    await onMain(controller, () => controller.updateSettings({ theme: 'dark' }));
+    await onMain(controller, () => controller.settings.update({ theme: 'dark' }));
     expect(controller.readState().tools).toBe(unchanged);
   });
 
   it('runs an approved command in the background, then records its output', async () => {
     const { controller, workspace } = start();
-    await onMain(controller, () => controller.updateSettings({ allowCommands: true }));
+    await onMain(controller, () => controller.settings.update({ allowCommands: true }));
     const sent = await callTool(controller, 'run_command', {
       command: 'node',
       args: ['-e', 'setTimeout(() => console.log("done in", process.cwd()), 200)'],
@@ -115,7 +117,7 @@ describe('run_command through the controller', () => {
     expect(controller.readState().approvals[0]!.summary).toMatch(/^Run node -e /);
     await allow(controller);
     expect(controller.readState().conversations.run).toEqual({ state: 'streaming', messageId: sent.replyId });
-    await expect(onMain(controller, () => controller.send('meanwhile'))).rejects.toMatchObject({
+    await expect(onMain(controller, () => controller.messages.send('meanwhile'))).rejects.toMatchObject({
       code: 'not_applicable',
     });
     const state = await waitForIdle(controller);
@@ -129,7 +131,7 @@ describe('run_command through the controller', () => {
   it('stop kills a running command and records no result', async () => {
     const { controller, workspace } = start();
     await onMain(controller, () =>
-      controller.updateSettings({ allowCommands: true, autoApprove: ['run_command'] }),
+      controller.settings.update({ allowCommands: true, autoApprove: ['run_command'] }),
     );
     const sent = await callTool(controller, 'run_command', {
       command: 'node',
@@ -143,7 +145,7 @@ describe('run_command through the controller', () => {
     }
     const pid = Number(fs.readFileSync(pidFile, 'utf8'));
     expect(isAlive(pid)).toBe(true);
-    await expect(onMain(controller, () => controller.stop())).resolves.toEqual({ stopped: true });
+    await expect(onMain(controller, () => controller.messages.stop())).resolves.toEqual({ stopped: true });
     const state = controller.readState();
     expect(state.conversations.run.state).toBe('idle');
     expect(state.conversations.messages.at(-1)).toMatchObject({ id: sent.replyId, status: 'stopped' });
@@ -155,9 +157,9 @@ describe('run_command through the controller', () => {
 
   it('refuses an approved command when commands were turned off while it waited', async () => {
     const { controller } = start();
-    await onMain(controller, () => controller.updateSettings({ allowCommands: true }));
+    await onMain(controller, () => controller.settings.update({ allowCommands: true }));
     await callTool(controller, 'run_command', { command: 'node', args: ['-e', ''] });
-    await onMain(controller, () => controller.updateSettings({ allowCommands: false }));
+    await onMain(controller, () => controller.settings.update({ allowCommands: false }));
     await allow(controller);
     expect(last(controller)).toMatchObject({ role: 'tool', status: 'error' });
     expect(last(controller).error).toMatch(/disabled in settings/);
@@ -204,7 +206,9 @@ describe('large tool results', () => {
       result.attachments,
     );
     const conversationId = reopened.controller.readState().conversationId;
-    await onMain(reopened.controller, () => reopened.controller.deleteConversation(conversationId));
+    await onMain(reopened.controller, () =>
+      reopened.controller.conversations.deleteConversation(conversationId),
+    );
     expect(fs.existsSync(media!.path)).toBe(false);
     expect(createHostAdapter(reopened.controller).resolveMedia(result.attachments[0]!.id)).toBeUndefined();
   });

@@ -1,0 +1,24 @@
+import type { ActionResultOf } from '@webbridge/contract';
+import type { ControllerCore } from './ControllerCore';
+
+/**
+ * The user's answer to a tool call that waits for approval. Throws `ProtocolError`
+ * (`not_found`, `not_applicable`) when the approval is unknown or already decided, and
+ * publishes the new projection when it applies.
+ */
+export class ApprovalActions {
+  private readonly core: ControllerCore;
+
+  constructor(core: ControllerCore) {
+    this.core = core;
+  }
+
+  /** Allows (runs the tool) or denies a pending tool call, and finishes its reply. */
+  approve(approvalId: string, decision: 'allow' | 'deny'): ActionResultOf<'approve'> {
+    const { core } = this;
+    const { conversationId, result } = core.toolCalls.decide(approvalId, decision, core.settings);
+    core.followToolResult(conversationId, result);
+    core.refresh();
+    return { approvalId, decision };
+  }
+}
