@@ -30,11 +30,11 @@ describe('regression: a SQLite statement freed while a V8 context is being made'
         db.close();
         console.log('alive');
       `;
-      const child = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', '--input-type=module', '-e', script],
-        { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
-      );
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
       expect({ signal: child.signal, status: child.status, stderr: child.stderr }).toEqual({
         signal: null,
         status: 0,
