@@ -1,9 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const root = fileURLToPath(new URL('.', import.meta.url));
 const src = (pkg: string) => fileURLToPath(new URL(`./${pkg}/src/index.ts`, import.meta.url));
 
+/** Tests that drive Debian's Chromium (playwright-core). */
+const browserTests = [
+  'tests/browser/**/*.test.ts',
+  'tests/sdk/sdkBrowser.test.ts',
+  'tests/examples/**/*.test.ts',
+];
+
 export default defineConfig({
+  // Always the repository root, whichever folder vitest is started from (started in server/,
+  // it once took that folder as root, found no tests and wrote server/tests/.artifacts/).
+  root,
   resolve: {
     // Tests run against the sources, so a change is tested without a rebuild.
     alias: {
@@ -14,19 +25,32 @@ export default defineConfig({
     },
   },
   test: {
-    include: [
-      'contract/src/**/*.test.ts',
-      'server/src/**/*.test.ts',
-      'client-sdk/src/**/*.test.ts',
-      'host/src/**/*.test.ts',
-      'web/src/**/*.test.ts',
-      'tests/**/*.test.ts',
-    ],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    exclude: ['**/node_modules/**', '**/dist/**', '**/.tsbuild/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Each runs alone with `vitest run --project <name>`.
+    projects: [
+      {
+        extends: true,
+        // Each package's own tests, next to its sources (web's in happy-dom).
+        test: { name: 'unit', include: ['{contract,server,client-sdk,host,web}/src/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        // Whole processes over real sockets: HTTP, SDK, host, contract, model, properties, fuzz...
+        test: {
+          name: 'http',
+          include: ['tests/**/*.test.ts'],
+          exclude: [...browserTests, '**/node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'browser', include: browserTests },
+      },
+    ],
     // The JSON report lets .ci/run print a one-line summary (tests/.artifacts is git-ignored).
-    reporters: ['default', ['json', { outputFile: 'tests/.artifacts/vitest.json' }]],
+    reporters: ['default', ['json', { outputFile: `${root}tests/.artifacts/vitest.json` }]],
   },
 });

@@ -235,7 +235,11 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     const body: A = input.actionId === undefined ? { ...input, actionId: nextActionId() } : input;
     for (let attempt = 0; ; attempt++) {
       try {
-        const response = await rest.action({ body, fetchOptions: fetchOptionsOf(request) });
+        const response = await rest.action({
+          body,
+          headers: { 'content-type': 'application/json' },
+          fetchOptions: fetchOptionsOf(request),
+        });
         if (response.status !== 200)
           throw errorFromResponse(response.status, response.body, response.headers);
         if (response.body.action !== body.action) {

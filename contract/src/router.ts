@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { actionResponseSchema, actionSchema, uploadResponseSchema } from './actions';
 import { eventsQuerySchema } from './events';
+import { actionHeadersSchema, eventsHeadersSchema, stateHeadersSchema, uploadHeadersSchema } from './headers';
 import { localeSchema } from './locale';
 import { problemSchema, sessionMismatchSchema } from './problem';
 import { mediaQuerySchema, uploadQuerySchema } from './queries';
@@ -27,12 +28,14 @@ export const contract = c.router(
       method: 'GET',
       path: '/api/state',
       summary: 'The full current state.',
+      headers: stateHeadersSchema,
       responses: { 200: snapshotSchema, ...authErrors },
     },
     action: {
       method: 'POST',
       path: '/api/action',
       summary: 'Apply one action; state changes arrive on the event stream.',
+      headers: actionHeadersSchema,
       body: actionSchema,
       responses: {
         200: actionResponseSchema,
@@ -52,6 +55,7 @@ export const contract = c.router(
       summary:
         'Server-sent events: a snapshot, then deltas and heartbeats, each update an `event: state` unless ?frames=compact.',
       query: eventsQuerySchema,
+      headers: eventsHeadersSchema,
       responses: {
         200: c.otherResponse({ contentType: 'text/event-stream', body: c.type<string>() }),
         400: problemSchema,
@@ -64,6 +68,7 @@ export const contract = c.router(
       summary:
         'Upload one file (raw body) as a pending attachment of the conversation named by conversationId (default: the current one).',
       query: uploadQuerySchema,
+      headers: uploadHeadersSchema,
       body: c.type<Blob | ArrayBuffer | Uint8Array>(),
       responses: {
         201: uploadResponseSchema,

@@ -11,6 +11,15 @@ export type {
 } from './bridge';
 export type { Bridge, BridgeTuning } from './createBridge';
 export { createBridge } from './createBridge';
+export type { ChatOnlyActionName } from './embedding/chatOnlyActions';
+export { chatOnlyActions } from './embedding/chatOnlyActions';
+export type { ProjectionStore } from './embedding/createProjectionStore';
+export { createProjectionStore } from './embedding/createProjectionStore';
+export { createSerialQueue } from './embedding/createSerialQueue';
+export type { EmptyProjectionOptions } from './embedding/emptyProjection';
+export { emptyProjection } from './embedding/emptyProjection';
+export type { ConversationActionName } from './embedding/MemoryConversations';
+export { MemoryConversations } from './embedding/MemoryConversations';
 export { createSignatureCache } from './events/configSignature';
 export type { Latest, NextSend, SentState } from './events/nextSend';
 export { deltaEventOf, nextSend, snapshotEventOf } from './events/nextSend';

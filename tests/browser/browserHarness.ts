@@ -7,7 +7,7 @@ import { startTestHost, TEST_CODE, type TestHost, type TestHostOptions } from '.
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Where screenshots go (git-ignored). */
-export const ARTIFACTS = join(here, '..', '.artifacts');
+const ARTIFACTS = join(here, '..', '.artifacts');
 
 /** The two screens every page is checked on. */
 export const DESKTOP = { width: 1280, height: 800 } as const;

@@ -5,7 +5,7 @@ import { type Browser, chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../support/chromium';
 
 /** base64(sha256(SPKI)) of the first certificate in `<dataDir>/tls/server.crt` (the leaf). */
-export function leafSpkiHash(dataDir: string): string {
+function leafSpkiHash(dataDir: string): string {
   const pem = readFileSync(join(dataDir, 'tls', 'server.crt'), 'utf8');
   const first = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(pem)?.[0];
   if (!first) throw new Error('no certificate in server.crt');

@@ -2,7 +2,7 @@ import type { ModelEvent, ModelProvider, ModelRequest, RunningHost } from '@webb
 import { startTestHost, type TestHost } from '../support/testHost';
 
 /** Answers at once, the whole reply in one piece: seeds a long conversation in seconds. */
-export const INSTANT_MODEL = 'scripted-instant';
+const INSTANT_MODEL = 'scripted-instant';
 /** Streams the same replies word by word, `wordDelayMs` apart: a reply to watch grow. */
 export const PACED_MODEL = 'scripted-paced';
 
@@ -79,14 +79,14 @@ const QUESTIONS: readonly string[] = [
 ];
 
 /** The reply the scripted models give to a user message (chosen from its text, so stable). */
-export function scriptedReply(text: string): string {
+function scriptedReply(text: string): string {
   let hash = 0;
   for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) >>> 0;
   return REPLIES[hash % REPLIES.length] ?? '';
 }
 
 /** The `i`-th user message of a seeded conversation: a few kinds of question, numbered. */
-export function scriptedQuestion(i: number): string {
+function scriptedQuestion(i: number): string {
   return `${QUESTIONS[i % QUESTIONS.length]} (${i + 1})`;
 }
 
@@ -126,7 +126,7 @@ export function scriptedModels(wordDelayMs = 15): ModelProvider {
 }
 
 /** Resolves when the host's current conversation has no reply running. */
-export function whenIdle(controller: RunningHost['controller']): Promise<void> {
+function whenIdle(controller: RunningHost['controller']): Promise<void> {
   return new Promise((resolve) => {
     const check = () => {
       if (controller.readState().conversations.run.state !== 'idle') return false;

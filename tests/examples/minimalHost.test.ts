@@ -9,6 +9,7 @@ import { waitFor } from '../support/api';
 import { launchChromium } from '../support/chromium';
 
 type MinimalHost = Awaited<ReturnType<typeof startMinimalHost>>;
+const CODE = 'example-code-4k9p';
 const ARTIFACTS = join(import.meta.dirname, '..', '.artifacts');
 const BUILT = join(import.meta.dirname, '..', '..', 'examples', 'minimal-host', 'dist', 'main.js');
 
@@ -23,8 +24,8 @@ describe('examples/minimal-host: an outside app embedding the bridge', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [app, browser] = await Promise.all([startMinimalHost({ wordDelayMs: 10 }), launchChromium()]);
-    client = createBridgeClient({ baseUrl: app.url, accessCode: app.accessCode, retryDelayMs: 50 });
+    [app, browser] = await Promise.all([startMinimalHost(CODE, { wordDelayMs: 10 }), launchChromium()]);
+    client = createBridgeClient({ baseUrl: app.url, accessCode: CODE, retryDelayMs: 50 });
     client.connect({ backoff: { baseMs: 50, maxMs: 200 } });
     await storeReaches(client, (s) => s.status === 'live');
   });
@@ -105,7 +106,7 @@ describe('examples/minimal-host: an outside app embedding the bridge', () => {
     page.setDefaultTimeout(8000);
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${app.url}/#code=${app.accessCode}`);
+    await page.goto(`${app.url}/#code=${CODE}`);
     await page.locator('.badge[data-status="live"]').waitFor();
     await page.getByRole('button', { name: /New chat/ }).click();
     await expect.poll(() => page.locator('ul.conversations > li').count()).toBe(3);
@@ -123,30 +124,28 @@ describe('examples/minimal-host: an outside app embedding the bridge', () => {
 
   // `pnpm test` builds every package first; this runs the example as an outside app would: its
   // own dist/, importing @webbridge/server and /contract through their package exports (dist/).
-  it.skipIf(!existsSync(BUILT))('runs from its build, against the packages as published', async () => {
-    const code = 'example-code-4k9p';
+  it('runs from its build, against the packages as published, and never prints the code', async () => {
+    expect(existsSync(BUILT), 'build the workspace first (pnpm run build)').toBe(true);
     const child = spawn(process.execPath, [BUILT], {
-      env: { ...process.env, PORT: '0', WEBBRIDGE_ACCESS_CODE: code },
+      env: { ...process.env, PORT: '0', WEBBRIDGE_ACCESS_CODE: CODE },
     });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => resolve(chunk.toString()));
-        child.once('exit', (code) => reject(new Error(`exited with ${code}`)));
-      });
-      const [, url] = /open (\S+)\/ /.exec(line) ?? [];
-      // The code is never printed: standard output is often logged.
-      expect(line).not.toContain(code);
-      const state = await fetch(`${url}/api/state`, { headers: { authorization: `Bearer ${code}` } });
+      const url = await waitFor(() => /open (\S+)\/ /.exec(output)?.[1], 10_000);
+      const state = await fetch(`${url}/api/state`, { headers: { authorization: `Bearer ${CODE}` } });
       expect(state.status).toBe(200);
       expect(((await state.json()) as { models: { current: string } }).models.current).toBe('echo');
       expect((await fetch(`${url}/`)).headers.get('content-type')).toContain('text/html');
     } finally {
-      // SIGINT: the example closes the bridge and deletes its temporary directory, then exits.
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT');
-        await exited;
-      }
+      // SIGINT: the example closes the bridge and deletes its upload directory, then exits.
+      if (child.exitCode === null) child.kill('SIGINT');
+      await exited;
     }
+    // Neither standard output nor standard error ever carries the code: both are often logged.
+    expect(output).toContain('minimal host: open http://127.0.0.1:');
+    expect(output).not.toContain(CODE);
   });
 });

@@ -116,7 +116,7 @@ const METHOD_GET = fc.oneof(
 );
 
 /** Names of action fields that refer to things in the state, and how to pick them. */
-export const PICKED_FIELDS = [
+const PICKED_FIELDS = [
   'conversationId',
   'projectId',
   'messageId',
@@ -342,7 +342,7 @@ const MEDIA_ID: fc.Arbitrary<MediaId> = fc.oneof(
 const EVENTS_QUERY = fc.constantFrom('', '', '', '?frames=compact', '?compact=1', '?x=1&x=2', '?%zz');
 
 /** Any plan, with the mix a fuzz run uses: actions most, every route often. */
-export const PLAN: fc.Arbitrary<Plan> = fc.oneof(
+const PLAN: fc.Arbitrary<Plan> = fc.oneof(
   {
     weight: 10,
     arbitrary: fc.record({

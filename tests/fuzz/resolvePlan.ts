@@ -1,11 +1,4 @@
-import {
-  type Action,
-  actionSchema,
-  contract,
-  isSensitiveAction,
-  MAX_JSON,
-  type Snapshot,
-} from '@webbridge/contract';
+import { type Action, actionSchema, contract, MAX_JSON, type Snapshot } from '@webbridge/contract';
 import type { ActionBody, Auth, Framing, Identity, MediaId, Plan, UploadSize } from './plans';
 import type { WireRequest } from './wire';
 
@@ -391,6 +384,3 @@ export function resolvePlan(plan: Plan, ctx: ResolveContext): Resolved {
     }
   }
 }
-
-/** Whether a parsed action must pass the identity check. */
-export const sensitive = (action: Action | undefined) => action !== undefined && isSensitiveAction(action);

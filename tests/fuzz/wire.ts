@@ -15,7 +15,7 @@ export interface WireRequest {
 }
 
 /** One server-sent event as read off a stream. */
-export interface WireEvent {
+interface WireEvent {
   readonly event: string;
   readonly id: string | undefined;
   readonly data: string;

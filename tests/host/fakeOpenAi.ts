@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /** What the fake answers one POST /chat/completions with. */
-export type FakeReply =
+type FakeReply =
   /** Content deltas, one chunk each, then `finish_reason: "stop"` and `data: [DONE]`. */
   | {
       readonly kind: 'text';
@@ -26,7 +26,7 @@ export type FakeReply =
   | { readonly kind: 'silent' };
 
 /** One request the fake received. */
-export interface RecordedRequest {
+interface RecordedRequest {
   readonly method: string;
   readonly path: string;
   readonly authorization: string | undefined;

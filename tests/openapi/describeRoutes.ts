@@ -3,7 +3,6 @@ import type {
   Oas3Header,
   Oas3MediaType,
   Oas3Operation,
-  Oas3Parameter,
   Oas3PathItem,
   Oas3RequestBody,
   Oas3Response,
@@ -37,10 +36,8 @@ interface RouteDoc {
   readonly okContent?: Record<string, Oas3MediaType>;
   readonly okHeaders?: Record<string, Oas3Header>;
   readonly requestBody?: Oas3RequestBody;
-  /** Descriptions of the contract's query parameters, by name. */
+  /** Descriptions of the contract's query and header parameters, by name. */
   readonly parameters?: Readonly<Record<string, string>>;
-  /** Request headers the route reads (the contract declares none). */
-  readonly headers?: readonly Oas3Parameter[];
   /** The route also answers HEAD: the GET's status and headers, no body. */
   readonly head?: boolean;
 }
@@ -89,23 +86,14 @@ const ROUTES: { readonly [K in keyof typeof contract]: RouteDoc } = {
       },
     },
     parameters: {
+      'last-event-id':
+        'Resume after this frame: `<instanceId>.<seq>`, the `id:` of the last frame applied. ' +
+        'A frame of another run, or one too old, starts over with a snapshot.',
       frames:
         '`compact`: a streamed word arrives as a frame without an `event:` line (the SSE type ' +
         '`message`), a few bytes less each; for clients that read every event type. Default ' +
         '`named`: every state update is an `event: state`.',
     },
-    headers: [
-      {
-        name: 'Last-Event-ID',
-        in: 'header',
-        required: false,
-        description:
-          'Resume after this frame: `<instanceId>.<seq>`, the `id:` of the last frame applied. ' +
-          'A frame of another run, or one too old, starts over with a snapshot.',
-        schema: { type: 'string' },
-        example: 'Vx3k9qL2mP0aR7tY.42',
-      },
-    ],
   },
   upload: {
     ok: 'The file is a pending attachment of the conversation; it is sent with the next send.',
@@ -200,14 +188,24 @@ export function describeRoutes(doc: Oas3Definition): void {
           : extra.requestBody.content;
       operation.requestBody = { ...extra.requestBody, content };
     }
-    const parameters = (operation.parameters ?? []).map((parameter) => {
+    const parameters = (operation.parameters ?? []).filter(describedElsewhere).map((parameter) => {
       const description = '$ref' in parameter ? undefined : extra.parameters?.[parameter.name];
       return description === undefined ? parameter : { ...parameter, description };
     });
-    operation.parameters = [...parameters, ...(extra.headers ?? [])];
+    operation.parameters = parameters;
     describeResponses(operation, extra);
     if (extra.head) item.head = headOf(operation);
   }
+}
+
+/**
+ * The contract's headers that OpenAPI says in other ways: Authorization by the security scheme
+ * and Content-Type by the request body's media type (OpenAPI 3.0 ignores header parameters of
+ * those names), Content-Length by every HTTP client from the body it sends.
+ */
+function describedElsewhere(parameter: NonNullable<Oas3Operation['parameters']>[number]): boolean {
+  if ('$ref' in parameter || parameter.in !== 'header') return true;
+  return !['authorization', 'content-type', 'content-length'].includes(parameter.name.toLowerCase());
 }
 
 function describeResponses(operation: Oas3Operation, extra: RouteDoc): void {

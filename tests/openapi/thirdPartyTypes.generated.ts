@@ -948,11 +948,8 @@ export interface operations {
                 frames?: components["schemas"]["EventFrames"];
             };
             header?: {
-                /**
-                 * @description Resume after this frame: `<instanceId>.<seq>`, the `id:` of the last frame applied. A frame of another run, or one too old, starts over with a snapshot.
-                 * @example Vx3k9qL2mP0aR7tY.42
-                 */
-                "Last-Event-ID"?: string;
+                /** @description Resume after this frame: `<instanceId>.<seq>`, the `id:` of the last frame applied. A frame of another run, or one too old, starts over with a snapshot. */
+                "last-event-id"?: string;
             };
             path?: never;
             cookie?: never;

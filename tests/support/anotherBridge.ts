@@ -3,7 +3,7 @@ import { createBridge, type HostAdapter } from '@webbridge/server';
 import type { TestHost } from './testHost';
 
 /** The access code of every bridge made by {@link anotherBridge}. */
-export const ANOTHER_BRIDGE_CODE = 'second-bridge-code';
+const ANOTHER_BRIDGE_CODE = 'second-bridge-code';
 
 /**
  * Builds and starts one more bridge on a test host's controller, as an app does when it stops

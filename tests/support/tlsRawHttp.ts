@@ -58,7 +58,7 @@ export function tlsRawRequest(
 }
 
 /** Parses one HTTP/1.1 response (status line, headers lower-cased, body cut to Content-Length). */
-export function parseRaw(text: string): RawResponse {
+function parseRaw(text: string): RawResponse {
   const split = text.indexOf('\r\n\r\n');
   if (split === -1) throw new Error(`no HTTP response: ${JSON.stringify(text.slice(0, 200))}`);
   const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');

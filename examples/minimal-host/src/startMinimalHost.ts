@@ -1,31 +1,27 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createBridge } from '@webbridge/server';
-import { createEchoHost } from './createEchoHost';
+import { createEchoHost } from './createEchoHost.js';
 
-export { createEchoHost };
+// The web client's build, served at `/` (which answers 404 until `@webbridge/web` is built).
+const webPackage = createRequire(import.meta.url).resolve('@webbridge/web/package.json');
+const webClient = join(dirname(webPackage), 'dist');
 
-const newCode = () => randomBytes(12).toString('base64url');
 /**
- * Embeds the bridge in the app: the echo's adapter, a fresh upload directory, the built web client of
- * `@webbridge/web` when there is one, listening on loopback (plain HTTP). `close()` stops it all.
+ * Embeds the bridge in the app: the echo's adapter, a fresh upload directory and the web client, on
+ * loopback (plain HTTP; on another address the bridge speaks HTTPS). `close()` stops it all.
  */
-export async function startMinimalHost({ port = 0, accessCode = newCode(), wordDelayMs = 40 } = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'minimal-host-'));
+export async function startMinimalHost(accessCode: string, { port = 0, wordDelayMs = 40 } = {}) {
+  const uploadDir = await mkdtemp(join(tmpdir(), 'minimal-host-'));
   const host = createEchoHost(wordDelayMs);
-  const web = join(dirname(createRequire(import.meta.url).resolve('@webbridge/web/package.json')), 'dist');
-  const staticDir = existsSync(join(web, 'index.html')) ? { staticDir: web } : {};
-  const uploadDir = join(dir, 'uploads');
-  const bridge = createBridge({ host, accessCode, uploadDir, logLevel: 'warn', ...staticDir });
+  const bridge = createBridge({ host, accessCode, uploadDir, staticDir: webClient, logLevel: 'warn' });
   const { urls } = await bridge.listen({ port, hostname: '127.0.0.1' });
   const close = async () => {
     await bridge.stop();
     host.close();
-    await rm(dir, { recursive: true, force: true });
+    await rm(uploadDir, { recursive: true, force: true });
   };
-  return { url: urls[0]!, accessCode, host, close };
+  return { url: urls[0]!, host, close };
 }

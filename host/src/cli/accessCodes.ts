@@ -4,10 +4,10 @@ import { writeSecretFile } from '@webbridge/server';
 import { generateAccessCode } from './generateAccessCode';
 
 /** Shortest code accepted: a short code falls to guessing from a few addresses despite the throttle. */
-export const MIN_CODE_LENGTH = 8;
+const MIN_CODE_LENGTH = 8;
 
 /** Where a code came from; the CLI warns about the command line, where `ps` shows it. */
-export type CodeSource = 'flag' | 'file' | 'env' | 'kept' | 'generated';
+type CodeSource = 'flag' | 'file' | 'env' | 'kept' | 'generated';
 
 /** The code a run uses, and where it came from. */
 export interface ChosenCode {
@@ -47,7 +47,7 @@ export function checkCode(code: string, where: string): void {
 }
 
 /** The code kept in the data dir, if any (a damaged file counts as none). */
-export function keptCode(dataDir: string, kind: CodeKind): string | undefined {
+function keptCode(dataDir: string, kind: CodeKind): string | undefined {
   try {
     const code = fs.readFileSync(path.join(dataDir, KEPT[kind]), 'utf8').trim();
     checkCode(code, kind);

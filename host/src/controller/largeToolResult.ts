@@ -1,9 +1,9 @@
 /** Tool results larger than this (UTF-8 bytes) are stored as an attachment of the result. */
-export const LARGE_RESULT_BYTES = 16 * 1024;
+const LARGE_RESULT_BYTES = 16 * 1024;
 /** Characters of a large result kept in the message as its preview. */
 const PREVIEW_CHARS = 2 * 1024;
 /** Ends the preview of a result whose whole text is attached. */
-export const FULL_OUTPUT_NOTE = '(full output attached)';
+const FULL_OUTPUT_NOTE = '(full output attached)';
 
 /**
  * The text a message shows for a tool result: the result itself, or, past

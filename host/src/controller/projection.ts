@@ -12,7 +12,7 @@ import type { ApprovalRow, ConversationRow, ProjectRow } from '../db/HostStore';
 import { isToolEnabled, type Tool } from './tools/Tool';
 
 /** The title a conversation shows until its first message names it. */
-export const UNTITLED = 'New conversation';
+const UNTITLED = 'New conversation';
 
 /** A conversation row as a line of the conversation list. */
 export function toSummary(row: ConversationRow): ConversationSummary {

@@ -5,7 +5,7 @@ import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 const KV_ADDED_ROOTS = 'added_workspace_roots';
 
 /** The workspace roots authorised from the console in earlier runs, as remembered in the store. */
-export function addedWorkspaceRoots(store: HostStore): string[] {
+function addedWorkspaceRoots(store: HostStore): string[] {
   try {
     const value: unknown = JSON.parse(store.kv(KV_ADDED_ROOTS) ?? '[]');
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];

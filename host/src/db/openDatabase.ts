@@ -4,7 +4,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { migrate } from './migrations';
 
 /** The database file's name inside the data directory. */
-export const DATABASE_FILE = 'webbridge.db';
+const DATABASE_FILE = 'webbridge.db';
 
 /**
  * Opens (creating if needed) `<dataDir>/webbridge.db`, turns on WAL and foreign keys, and

@@ -21,7 +21,7 @@ import { Redactor } from './Redactor';
 export type McpState = 'starting' | 'ready' | 'failed' | 'restarting';
 
 /** Most tools of one server that are listed; the rest are left out (and logged). */
-export const MAX_TOOLS_PER_SERVER = 128;
+const MAX_TOOLS_PER_SERVER = 128;
 /** Most `tools/list` pages read. */
 const MAX_PAGES = 16;
 /** A server that stayed ready this long starts its backoff from the beginning after a failure. */

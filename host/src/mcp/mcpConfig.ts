@@ -35,7 +35,7 @@ export interface McpHttpConfig extends McpCommon {
 export type McpServerConfig = McpStdioConfig | McpHttpConfig;
 
 /** An entry that cannot be used: it is listed as failed with this reason, and never retried. */
-export interface McpInvalidEntry {
+interface McpInvalidEntry {
   readonly name: string;
   readonly transport: 'stdio' | 'http';
   readonly invalid: string;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ModelEvent, ModelInfo, ModelProvider, ModelRequest } from './ModelProvider';
 
 /** The offline model that is always present and the default. */
-export const ECHO_MODEL: ModelInfo = { id: 'echo', name: 'Echo (offline)', provider: 'echo' };
+const ECHO_MODEL: ModelInfo = { id: 'echo', name: 'Echo (offline)', provider: 'echo' };
 
 /** What a user message that asks the echo model for a tool call looks like. */
 const TOOL_COMMAND = /^\/tool\s+(\S+)\s*([\s\S]*)$/;

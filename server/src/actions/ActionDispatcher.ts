@@ -31,18 +31,21 @@ export class ActionDispatcher {
   ) {}
 
   /** Applies `action` (or answers a repeated id) for `client` (who sent it; see RecentAction). */
-  async dispatch(action: Action, client = 'local'): Promise<ActionResponse> {
-    const outcome = this.outcomeOf(action, client);
-    const settled = await outcome;
-    if (settled.ok) return settled.value;
-    throw settled.error;
-  }
-
-  private outcomeOf(action: Action, client: string): Promise<Outcome> {
+  dispatch(action: Action, client = 'local'): Promise<ActionResponse> {
     const id = action.actionId;
+    // Without an id there is nothing to remember: one task on the executor, no bookkeeping.
     // A fresh media id changes nothing, and an id from this bridge's registry would mean
     // nothing to a later bridge of the host: a repeated refreshMedia simply runs again.
-    if (id === undefined || action.action === 'refreshMedia') return this.run(action);
+    if (id === undefined || action.action === 'refreshMedia') {
+      return this.host.runOnMain(() => this.apply(action));
+    }
+    return this.remembered(action, id, client).then((settled) => {
+      if (settled.ok) return settled.value;
+      throw settled.error;
+    });
+  }
+
+  private remembered(action: Action, id: string, client: string): Promise<Outcome> {
     this.recent.forgetOlderThan(this.now() - ACTION_ID_TTL_MS);
     const seen = this.recent.get(id);
     if (seen) {

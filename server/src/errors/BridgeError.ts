@@ -2,5 +2,4 @@
  * The bridge's error type is the protocol's: {@link ProtocolError} from the contract, so hosts
  * throw it without importing the server. `BridgeError` stays exported under its old name.
  */
-export type { ProblemExtras } from '@webbridge/contract';
 export { ProtocolError as BridgeError } from '@webbridge/contract';

@@ -1,9 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { AccessLevel } from '@webbridge/contract';
 
 /** SHA-256 of a secret: compared digests have one length, so timing tells nothing of lengths. */
 function digest(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  // One-shot hashing: no Hash object per request (this runs on every protected request).
+  return hash('sha256', secret, 'buffer');
 }
 
 /**

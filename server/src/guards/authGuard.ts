@@ -1,9 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { bearerHeaderSchema } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import type { AccessCodes } from './AccessCodes';
 import type { AuthThrottle } from './AuthThrottle';
+import { requestHeader } from './contractHeaders';
 import { clientAddress, throttleKey } from './rawHeaders';
 
 /**
@@ -23,7 +25,7 @@ export function authenticate(c: Context<BridgeEnv>, codes: AccessCodes, throttle
       retryAfter: wait,
     });
   }
-  const presented = bearerToken(c.req.header('authorization'));
+  const presented = bearerToken(requestHeader(c, 'authorization'));
   const access = presented === undefined ? undefined : codes.levelOf(presented);
   if (presented === undefined || access === undefined) {
     throw failure(throttle, client, presented === undefined);
@@ -41,11 +43,10 @@ function failure(throttle: AuthThrottle, client: string, missing: boolean): Brid
   );
 }
 
-/** The token of a `Bearer` Authorization header, or undefined for any other form. */
+/** The token of an Authorization header of the contract's `Bearer` form, or undefined. */
 export function bearerToken(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const match = /^Bearer[ \t]+([^\s,]+)[ \t]*$/i.exec(header);
-  return match?.[1];
+  if (header === undefined || !bearerHeaderSchema.safeParse(header).success) return undefined;
+  return header.slice('Bearer'.length).trim();
 }
 
 /** Constant-time comparison of two secrets of any length. */

@@ -6,16 +6,10 @@ import type { AccessCodes } from './AccessCodes';
 import type { AuthThrottle } from './AuthThrottle';
 import { authenticate } from './authGuard';
 import { bodyStillArriving } from './closeWhenUnread';
+import { checkDeclaredHeaders, isProtected, ROUTE_BY_PATH } from './contractHeaders';
 import { checkHeaders } from './headerGuard';
 import { checkHost } from './hostGuard';
 
-/** Paths that require a code: the access code, or for reading the view code. */
-const PROTECTED = new Set<string>([
-  contract.state.path,
-  contract.events.path,
-  contract.action.path,
-  contract.upload.path,
-]);
 /** Paths that the view code may not use. */
 const CONTROL_ONLY = new Set<string>([contract.action.path, contract.upload.path]);
 
@@ -29,7 +23,8 @@ export interface FrontDoorDeps {
 /**
  * Every guard of every request, in their order, as one middleware: raw header lines and
  * duplicates (before the Host check, which would only see the first of two Hosts), the Host,
- * then for the protected paths the code and what it allows. One layer instead of five keeps a
+ * then for the protected routes (those whose contract declares `authorization`) the code and
+ * what it allows, then the route's other declared headers against the contract. One layer instead of five keeps a
  * small request cheap; each check lives in its own guard file. Afterwards: API responses that
  * were not built with the API headers get them, and a response sent while the request body is
  * still arriving says `Connection: close` (both touch the response only when needed).
@@ -39,11 +34,15 @@ export function frontDoor({ allowedHosts, codes, throttle }: FrontDoorDeps): Mid
     checkHeaders(c);
     checkHost(c, allowedHosts());
     const path = c.req.path;
-    if (PROTECTED.has(path)) {
-      authenticate(c, codes, throttle);
-      if (CONTROL_ONLY.has(path) && c.get('access') !== 'control') {
-        throw new BridgeError('view_only', 'This code can watch the session but not act on it.');
+    const route = ROUTE_BY_PATH.get(path);
+    if (route !== undefined) {
+      if (isProtected(route)) {
+        authenticate(c, codes, throttle);
+        if (CONTROL_ONLY.has(path) && c.get('access') !== 'control') {
+          throw new BridgeError('view_only', 'This code can watch the session but not act on it.');
+        }
       }
+      checkDeclaredHeaders(c, route);
     }
     await next();
     if (path.startsWith('/api/') && c.get('apiHeaders') !== true) {

@@ -23,7 +23,7 @@ export interface MediaDeps {
  * vanished files all answer the same 404. Files are served with a sandboxing CSP and
  * `nosniff`, so an uploaded HTML or SVG file cannot run script in the page's origin.
  */
-export function mediaRoute({ host, media }: MediaDeps) {
+export function mediaRoute({ host, media }: MediaDeps): (c: Context) => Promise<Response> {
   return async (c: Context) => {
     // An id outside the contract's rule is unknown like any other: the same 404.
     const query = contractQuery(c, contract.media.query);

@@ -13,6 +13,7 @@ import { BridgeError } from '../errors/BridgeError';
 import type { EventHub } from '../events/EventHub';
 import { nodeResponseSink, type StreamSink, webStreamSink } from '../events/StreamSink';
 import { Subscriber } from '../events/Subscriber';
+import { requestHeader } from '../guards/contractHeaders';
 import { clientAddress } from '../guards/rawHeaders';
 import type { WireMapper } from '../media/toWire';
 import { contractQuery } from './contractQuery';
@@ -41,7 +42,7 @@ export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
     // A HEAD learns the headers; opening a subscription for it would only leak one.
     if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers: EVENT_HEADERS });
     const accessCode = c.get('accessCode');
-    const resumeFrom = resumePoint(c.req.header('last-event-id'), hub.latest().state.instanceId);
+    const resumeFrom = resumePoint(requestHeader(c, 'last-event-id'), hub.latest().state.instanceId);
     const info = {
       openedAt: Date.now(),
       remoteAddress: clientAddress(c),

@@ -1,21 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { BridgeError } from '../errors/BridgeError';
+import { requestHeader } from '../guards/contractHeaders';
 import { incomingOf } from '../guards/rawHeaders';
 
 /**
- * The JSON body of a request, at most `max` bytes: a JSON media type (compared without case,
- * parameters such as `charset=utf-8` allowed; else 415), a declared length over `max` refused
- * before a byte is read (413), then parsed (400 when it is not JSON). Under Node the body is
- * read straight from the socket's request, not through a web stream.
+ * The JSON body of a request, at most `max` bytes: a declared length over `max` refused before
+ * a byte is read (413), then parsed (400 when it is not JSON). Its JSON media type was checked
+ * by the front door against the route's contract headers (415). Under Node the body is read
+ * straight from the socket's request, not through a web stream.
  */
 export async function readJsonBody(c: Context, max: number): Promise<unknown> {
-  const type = c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') {
-    throw new BridgeError('unsupported_media_type', 'Actions are JSON: send Content-Type: application/json.');
-  }
   const tooLarge = () => new BridgeError('payload_too_large', `Action bodies are limited to ${max} bytes.`);
-  const declared = Number(c.req.header('content-length') ?? 0);
+  const declared = Number(requestHeader(c, 'content-length') ?? 0);
   if (declared > max) throw tooLarge();
   const incoming = incomingOf(c);
   const text = incoming ? await readIncoming(incoming, max, tooLarge) : await c.req.text();

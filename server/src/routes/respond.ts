@@ -11,7 +11,7 @@ const PROTOCOL = String(PROTOCOL_VERSION);
  * A plain object, so @hono/node-server writes it straight to the socket without building a
  * `Headers` (the difference is a large part of a small request's cost).
  */
-export function apiHeaders(c: Context<BridgeEnv>, type: string): Record<string, string> {
+function apiHeaders(c: Context<BridgeEnv>, type: string): Record<string, string> {
   const headers: Record<string, string> = {
     'Content-Type': type,
     'Cache-Control': 'no-store',

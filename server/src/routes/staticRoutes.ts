@@ -6,7 +6,7 @@ import type { BridgeEnv } from '../env';
  * The page's Content-Security-Policy: only this origin's scripts, styles, images and API;
  * no inline script, no third-party origin, no framing.
  */
-export const PAGE_CSP = [
+const PAGE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",

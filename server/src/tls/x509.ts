@@ -13,7 +13,7 @@ type CryptoKeyPair = webcrypto.CryptoKeyPair;
 export { x509 };
 
 /** ECDSA on P-256: small keys, fast handshakes, accepted by every current browser and OS. */
-export const EC_KEY = { name: 'ECDSA', namedCurve: 'P-256' } as const;
+const EC_KEY = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 /** The signature every certificate here carries. */
 export const EC_SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
 

@@ -5,6 +5,7 @@ import { contract } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
+import { requestHeader } from '../guards/contractHeaders';
 import { contractQuery, queryIssues } from '../routes/contractQuery';
 import { receiveUpload } from './receiveUpload';
 import { safeFileName, safeMediaType } from './safeNames';
@@ -48,11 +49,8 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
       });
     }
     const { conversationId } = query.data;
-    const lengthHeader = c.req.header('content-length');
-    if (lengthHeader === undefined || !/^\d+$/.test(lengthHeader)) {
-      throw new BridgeError('length_required', 'Send the file size as Content-Length.');
-    }
-    const declared = Number(lengthHeader);
+    // Present and a number of bytes: the front door checked it against the contract (411).
+    const declared = Number(requestHeader(c, 'content-length'));
     if (declared === 0) throw new BridgeError('invalid_request', 'The file is empty.');
     if (declared > uploadLimit) {
       throw new BridgeError(
@@ -68,7 +66,7 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
         host.addAttachment({
           path: file.path,
           name,
-          type: safeMediaType(c.req.header('content-type')),
+          type: safeMediaType(requestHeader(c, 'content-type')),
           size: file.size,
           conversationId,
         }),

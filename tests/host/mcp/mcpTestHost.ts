@@ -11,7 +11,7 @@ const CODE = 'mcp-test-code-4k9q';
 const require = createRequire(import.meta.url);
 
 /** The entry script of an installed MCP server package (started with `node <it>`, never npx). */
-export function serverBin(pkg: string): string {
+function serverBin(pkg: string): string {
   return join(dirname(require.resolve(`${pkg}/package.json`)), 'dist', 'index.js');
 }
 

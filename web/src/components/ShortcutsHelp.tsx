@@ -10,7 +10,7 @@ const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
 const MOD = MAC ? '⌘' : 'Ctrl';
 
 /** The shortcuts the help lists, in its order (Escape's stop lives in ChatScreen). */
-export const SHORTCUTS: readonly { readonly keys: readonly string[]; readonly label: MessageKey }[] = [
+const SHORTCUTS: readonly { readonly keys: readonly string[]; readonly label: MessageKey }[] = [
   { keys: [MOD, 'Shift', 'O'], label: 'shortcutNewChat' },
   { keys: ['/'], label: 'shortcutFocusComposer' },
   { keys: ['Esc'], label: 'shortcutStop' },

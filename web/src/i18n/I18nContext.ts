@@ -22,7 +22,7 @@ export interface I18n {
 }
 
 /** The English page, used until another catalogue has loaded. */
-export const ENGLISH: I18n = {
+const ENGLISH: I18n = {
   language: 'en',
   dir: textDirection('en'),
   t: createTranslator(en, 'en'),

@@ -16,7 +16,7 @@ export interface Footnotes {
 export const FootnoteContext = createContext<Footnotes>({ prefix: 'fn-', numbers: new Map() });
 
 /** The id of a footnote's definition (`ref` false) or of its first reference. */
-export function footnoteId(notes: Footnotes, label: string, ref: boolean): string {
+function footnoteId(notes: Footnotes, label: string, ref: boolean): string {
   return `${notes.prefix}${ref ? 'ref-' : ''}${encodeURIComponent(label)}`;
 }
 

@@ -1,14 +1,14 @@
 /** The math module (KaTeX, its CSS and fonts), loaded once, on demand. */
-export type Typesetter = typeof import('./katex');
+export type Typesetter = Pick<typeof import('./katex'), 'typeset'>;
 
 let loading: Promise<Typesetter> | null = null;
 let loaded: Typesetter | null = null;
 
 /** Loads KaTeX the first time a message shows math. */
 export function loadKatex(): Promise<Typesetter> {
-  loading ??= import('./katex').then((module) => {
-    loaded = module;
-    return module;
+  loading ??= import('./katex').then(({ typeset }) => {
+    loaded = { typeset };
+    return loaded;
   });
   return loading;
 }

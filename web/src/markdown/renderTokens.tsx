@@ -9,13 +9,13 @@ import { FootnoteRef } from './footnotes';
 import { safeHref } from './safeHref';
 
 /** Every token this renderer knows: marked's own and the footnote and math extensions'. */
-export type AnyToken = MarkedToken | FootnoteToken | FootnoteRefToken | MathToken;
+type AnyToken = MarkedToken | FootnoteToken | FootnoteRefToken | MathToken;
 
 /**
  * Whether a fenced block has its closing fence (a block still streaming has not). An
  * indented block is complete when something follows it, which the caller knows.
  */
-export function fenceClosed(token: Tokens.Code): boolean {
+function fenceClosed(token: Tokens.Code): boolean {
   if (token.codeBlockStyle === 'indented') return true;
   const lines = token.raw.trimEnd().split('\n');
   const open = /^ {0,3}(`{3,}|~{3,})/.exec(lines[0] ?? '')?.[1];

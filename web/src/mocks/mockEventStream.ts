@@ -15,7 +15,7 @@ import { mockProblem } from './mockProblem';
  * One SSE frame of `event`, framed as the bridge frames it: every update an `event: state`,
  * except appends on a stream that asked for `?frames=compact` (no event line).
  */
-export function mockFrame(event: StreamEvent, frames: EventFrames, heartbeatMs: number): string {
+function mockFrame(event: StreamEvent, frames: EventFrames, heartbeatMs: number): string {
   return streamEventFrame(event.kind === 'snapshot' ? { ...event, heartbeatMs } : event, frames);
 }
 

@@ -15,10 +15,10 @@ import { type Observable, observable } from './observable';
 import { createUploads, type Uploads } from './uploads';
 
 /** Any action the page can post (derived from the SDK client). */
-export type AnyAction = Parameters<BridgeClient['action']>[0];
+type AnyAction = Parameters<BridgeClient['action']>[0];
 
 /** A short message for the person: what failed, or that nothing happened after a 409. */
-export interface Notice {
+interface Notice {
   readonly id: number;
   /** The notice in English, or the host's own words (a problem's detail). */
   readonly text: string;
@@ -160,7 +160,7 @@ export function createSession(options: SessionOptions): Session {
 }
 
 /** A sentence for the person from any failure of an action: the page's phrase, or the host's detail. */
-export function describeError(error: unknown): Phrase | string {
+function describeError(error: unknown): Phrase | string {
   if (!(error instanceof BridgeClientError)) return { key: 'errorGeneric' };
   switch (error.code) {
     case 'network':

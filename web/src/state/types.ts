@@ -8,7 +8,6 @@ export type {
   ConversationSummary,
   MediaRef,
   Message,
-  RunStatus,
   Settings,
   Snapshot,
 } from '@webbridge/client-sdk';

@@ -8,9 +8,9 @@ export type LoadedAttachment =
   | { readonly kind: 'image'; readonly url: string };
 
 /** Largest text file inlined into a message. */
-export const INLINE_TEXT_BYTES = 256 * 1024;
+const INLINE_TEXT_BYTES = 256 * 1024;
 /** Largest image sent. */
-export const INLINE_IMAGE_BYTES = 5 * 1024 * 1024;
+const INLINE_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Most text inlined into one request, all messages together; older files past it are only named. */
 const REQUEST_TEXT_BYTES = 1024 * 1024;
 /** Most image bytes sent in one request; older images past it are only named. */
@@ -26,7 +26,7 @@ const IMAGE_MAGIC: Readonly<Record<string, (bytes: Buffer) => boolean>> = {
 };
 
 /** Whether an attachment's type is text a model can read inline. */
-export function isTextType(type: string): boolean {
+function isTextType(type: string): boolean {
   const base = type.split(';')[0]!.trim().toLowerCase();
   return base.startsWith('text/') || base === 'application/json';
 }

@@ -2,7 +2,7 @@ import type { ModelMessage, ModelRequest } from '../ModelProvider';
 import type { LoadedAttachment } from './loadAttachments';
 
 /** A part of a user message's content: text, or an image given as a (data) URL. */
-export type ChatContentPart =
+type ChatContentPart =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'image_url'; readonly image_url: { readonly url: string } };
 
@@ -18,14 +18,14 @@ export type ChatMessage =
   | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string };
 
 /** A tool call inside an assistant message. */
-export interface ChatToolCall {
+interface ChatToolCall {
   readonly id: string;
   readonly type: 'function';
   readonly function: { readonly name: string; readonly arguments: string };
 }
 
 /** What the user says to have a stopped reply resumed where it ended. */
-export const CONTINUE_PROMPT =
+const CONTINUE_PROMPT =
   'Continue your previous reply exactly where it stopped. Do not repeat anything you already wrote.';
 
 /** Attachment contents by attachment id (see `loadAttachments`). */
@@ -59,7 +59,7 @@ export function toChatMessages(request: ModelRequest, loaded: LoadedAttachments 
 }
 
 /** The id a tool call of the message `messageId` is known by. */
-export function toolCallId(messageId: string): string {
+function toolCallId(messageId: string): string {
   return `call_${messageId}`;
 }
 
