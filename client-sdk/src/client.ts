@@ -237,6 +237,8 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
       try {
         const response = await rest.action({
           body,
+          // The contract declares it (the server answers 415 without it); fetch would set it
+          // anyway for a JSON body, but the route's typed input asks for it.
           headers: { 'content-type': 'application/json' },
           fetchOptions: fetchOptionsOf(request),
         });

@@ -1,3 +1,4 @@
+import type { AppRoute } from '@ts-rest/core';
 import { z } from 'zod';
 import type { ErrorCode } from './problem';
 
@@ -15,15 +16,18 @@ export const bearerHeaderSchema = z
   .describe('`Bearer <access code>` (or the view code, for reading).');
 
 /** A JSON body's `Content-Type`: `application/json`, parameters such as `charset=utf-8` allowed. */
-export const jsonContentTypeSchema = z
+const jsonContentTypeSchema = z
   .string()
   .regex(/^[ \t]*application\/json[ \t]*(;.*)?$/i, 'application/json')
   .describe('`application/json` (parameters such as `charset=utf-8` allowed).');
 
-/** An upload's `Content-Length`: the file's size in bytes, required (no chunked bodies). */
-export const contentLengthSchema = z
+/**
+ * An upload's `Content-Length`: the file's size in bytes, required (no chunked bodies). Any run
+ * of digits, as RFC 9110 allows (leading zeros included); a size past the limit is 413.
+ */
+const contentLengthSchema = z
   .string()
-  .regex(/^\d{1,16}$/, 'a size in bytes')
+  .regex(/^\d+$/, 'a size in bytes')
   .describe("The file's size in bytes; required (chunked bodies are refused with 411).");
 
 /**
@@ -31,12 +35,15 @@ export const contentLengthSchema = z
  * builds and parses it). Optional; any value that is not of this form, or names another run
  * or a frame too old, starts the stream over with a snapshot, as an SSE client expects.
  */
-export const lastEventIdHeaderSchema = z
+const lastEventIdHeaderSchema = z
   .string()
   .optional()
-  .describe('Resume after this frame: `<instanceId>.<seq>`, the `id:` of the last frame applied.');
+  .describe(
+    'Resume after this frame: `<instanceId>.<seq>`, the `id:` of the last frame applied. ' +
+      'A frame of another run, or one too old, starts over with a snapshot.',
+  );
 
-/** The headers each route reads. A route that declares `authorization` is a protected route. */
+/** The headers each route reads. Every route that is not public declares `authorization`. */
 export const stateHeadersSchema = z.object({ authorization: bearerHeaderSchema });
 export const actionHeadersSchema = z.object({
   authorization: bearerHeaderSchema,
@@ -52,9 +59,44 @@ export const uploadHeadersSchema = z.object({
   'content-type': z.string().optional().describe("The file's media type (kept as the attachment's)."),
 });
 
-/** The refusal for a declared header that is missing or malformed. */
-export const HEADER_REFUSALS: { readonly [name: string]: ErrorCode } = {
+/** Names of the request headers the routes declare. */
+export type DeclaredHeader = 'authorization' | 'content-type' | 'content-length' | 'last-event-id';
+
+/** The refusal for each declared header when it is missing or malformed. */
+export const HEADER_REFUSALS = {
   authorization: 'unauthorized',
   'content-type': 'unsupported_media_type',
   'content-length': 'length_required',
-};
+  'last-event-id': 'invalid_request',
+} as const satisfies Record<DeclaredHeader, ErrorCode>;
+
+/**
+ * The header schemas a route declares, by lower-case name (none when it declares none). Throws
+ * for a declaration this protocol does not use (not a zod object, or a name with capitals),
+ * so a route cannot lose its checks by being declared some other way.
+ */
+export function headersOf(route: AppRoute): Readonly<Record<string, z.ZodTypeAny>> {
+  const { headers } = route;
+  // ts-rest gives a route that declares none an empty plain object.
+  if (headers === undefined || headers === null) return {};
+  if (!(headers instanceof z.ZodObject) && Object.keys(headers).length === 0) return {};
+  if (!(headers instanceof z.ZodObject)) {
+    throw new Error(`${route.path}: declare its headers as one z.object of lower-case names.`);
+  }
+  const shape = headers.shape as Record<string, z.ZodTypeAny>;
+  for (const name of Object.keys(shape)) {
+    if (name !== name.toLowerCase() || !(name in HEADER_REFUSALS)) {
+      throw new Error(`${route.path}: header "${name}" is not a lower-case name of DeclaredHeader.`);
+    }
+  }
+  return shape;
+}
+
+/**
+ * Whether a route needs a code. Closed by default: every route is protected unless the
+ * contract marks it public (`metadata: { public: true }`: the connection page's locale, and
+ * media, whose id is its own credential).
+ */
+export function isPublicRoute(route: AppRoute): boolean {
+  return (route.metadata as { public?: unknown } | undefined)?.public === true;
+}

@@ -53,17 +53,8 @@ export {
   stateEventSchema,
   streamEventSchema,
 } from './events';
-export {
-  actionHeadersSchema,
-  bearerHeaderSchema,
-  contentLengthSchema,
-  eventsHeadersSchema,
-  HEADER_REFUSALS,
-  jsonContentTypeSchema,
-  lastEventIdHeaderSchema,
-  stateHeadersSchema,
-  uploadHeadersSchema,
-} from './headers';
+export type { DeclaredHeader } from './headers';
+export { bearerHeaderSchema, HEADER_REFUSALS, headersOf, isPublicRoute } from './headers';
 export type { SessionGuard, SessionIdentity } from './identity';
 export { SESSION_GUARD_FIELDS, sessionGuardShape, sessionIdentitySchema } from './identity';
 export { formatLastEventId, parseLastEventId } from './lastEventId';

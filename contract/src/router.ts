@@ -12,9 +12,9 @@ const c = initContract();
 const authErrors = { 401: problemSchema, 403: problemSchema, 429: problemSchema } as const;
 
 /**
- * Every route of the protocol. `locale`, `state` and `action` are served through ts-rest;
- * `events`, `upload` and `media` stream their bodies and are plain routes on the server,
- * declared here all the same so clients, mocks and docs derive from one place.
+ * Every route of the protocol: its path, method, query, request headers, body and responses.
+ * The server serves each as a plain Hono route typed from here; clients, mocks and docs derive
+ * from it too. Routes need a code unless marked `metadata: { public: true }`.
  */
 export const contract = c.router(
   {
@@ -22,6 +22,7 @@ export const contract = c.router(
       method: 'GET',
       path: '/api/locale',
       summary: 'Language, strings and protocol version for the connection page (public).',
+      metadata: { public: true } as const,
       responses: { 200: localeSchema },
     },
     state: {
@@ -83,6 +84,7 @@ export const contract = c.router(
       method: 'GET',
       path: '/api/media',
       summary: 'Read the one file a media id grants (no Bearer: the id is the credential).',
+      metadata: { public: true } as const,
       query: mediaQuerySchema,
       responses: {
         200: c.otherResponse({ contentType: 'application/octet-stream', body: c.type<Blob>() }),

@@ -1,11 +1,17 @@
 export { createHostAdapter } from './adapter/createHostAdapter';
 export { hostLocale } from './adapter/hostLocale';
 export { generateAccessCode } from './cli/generateAccessCode';
+export type { ApprovalActions } from './controller/ApprovalActions';
+export type { AttachmentActions } from './controller/AttachmentActions';
 export type { AttachmentFile } from './controller/Attachments';
 export type { ChatControllerOptions } from './controller/ChatController';
 export { ChatController } from './controller/ChatController';
+export type { ConversationActions } from './controller/ConversationActions';
+export type { MessageActions } from './controller/MessageActions';
 export type { OpenChatControllerOptions } from './controller/openChatController';
 export { openChatController } from './controller/openChatController';
+export type { ProjectActions } from './controller/ProjectActions';
+export type { SettingsActions } from './controller/SettingsActions';
 export { BUILTIN_TOOLS } from './controller/tools/builtinTools';
 export type { RunCommandOptions } from './controller/tools/runCommand';
 export { createRunCommand } from './controller/tools/runCommand';

@@ -86,9 +86,6 @@ const ROUTES: { readonly [K in keyof typeof contract]: RouteDoc } = {
       },
     },
     parameters: {
-      'last-event-id':
-        'Resume after this frame: `<instanceId>.<seq>`, the `id:` of the last frame applied. ' +
-        'A frame of another run, or one too old, starts over with a snapshot.',
       frames:
         '`compact`: a streamed word arrives as a frame without an `event:` line (the SSE type ' +
         '`message`), a few bytes less each; for clients that read every event type. Default ' +

@@ -948,7 +948,6 @@ export interface operations {
                 frames?: components["schemas"]["EventFrames"];
             };
             header?: {
-                /** @description Resume after this frame: `<instanceId>.<seq>`, the `id:` of the last frame applied. A frame of another run, or one too old, starts over with a snapshot. */
                 "last-event-id"?: string;
             };
             path?: never;

@@ -31,7 +31,7 @@ export class ActionDispatcher {
   ) {}
 
   /** Applies `action` (or answers a repeated id) for `client` (who sent it; see RecentAction). */
-  dispatch(action: Action, client = 'local'): Promise<ActionResponse> {
+  async dispatch(action: Action, client = 'local'): Promise<ActionResponse> {
     const id = action.actionId;
     // Without an id there is nothing to remember: one task on the executor, no bookkeeping.
     // A fresh media id changes nothing, and an id from this bridge's registry would mean

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { bearerHeaderSchema } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { BridgeEnv } from '../env';
@@ -47,11 +46,4 @@ function failure(throttle: AuthThrottle, client: string, missing: boolean): Brid
 export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined || !bearerHeaderSchema.safeParse(header).success) return undefined;
   return header.slice('Bearer'.length).trim();
-}
-
-/** Constant-time comparison of two secrets of any length. */
-export function sameSecret(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a).digest();
-  const db = createHash('sha256').update(b).digest();
-  return timingSafeEqual(da, db);
 }

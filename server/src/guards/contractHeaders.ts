@@ -1,32 +1,49 @@
 import type { AppRoute } from '@ts-rest/core';
-import { contract, HEADER_REFUSALS } from '@webbridge/contract';
+import { contract, HEADER_REFUSALS, headersOf, isPublicRoute } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { BridgeError } from '../errors/BridgeError';
 import { incomingOf } from './rawHeaders';
 
-/** The contract's route for each API path (each path has one route). */
-export const ROUTE_BY_PATH: ReadonlyMap<string, AppRoute> = new Map(
-  Object.values(contract).map((route: AppRoute) => [route.path, route]),
-);
+/**
+ * The contract's route for each API path. Built when the server loads, and refused then if
+ * two routes share a path or a route is protected without declaring `authorization` (the
+ * contract's tests hold the same rules; here they keep a contract change from opening a door).
+ */
+export const ROUTE_BY_PATH: ReadonlyMap<string, AppRoute> = routesByPath(Object.values(contract));
 
-/** The header schemas a route declares (lower-case names), none when it declares none. */
-function declaredHeaders(route: AppRoute): Readonly<Record<string, z.ZodTypeAny>> {
-  return (route.headers as z.AnyZodObject | undefined)?.shape ?? {};
+function routesByPath(routes: readonly AppRoute[]): Map<string, AppRoute> {
+  const byPath = new Map<string, AppRoute>();
+  for (const route of routes) {
+    if (byPath.has(route.path)) throw new Error(`Two routes of the contract share ${route.path}.`);
+    if (isProtected(route) && !('authorization' in headersOf(route))) {
+      throw new Error(`${route.path} needs a code but its contract declares no authorization header.`);
+    }
+    byPath.set(route.path, route);
+  }
+  return byPath;
 }
 
-/** A route that declares `authorization` takes a code: it is a protected route. */
+/** Whether a route needs a code: every route the contract does not mark public. */
 export function isProtected(route: AppRoute): boolean {
-  return 'authorization' in declaredHeaders(route);
+  return !isPublicRoute(route);
+}
+
+/** Whether the view code is refused: every route that changes something (not a GET). */
+export function isControlOnly(route: AppRoute): boolean {
+  return route.method !== 'GET';
 }
 
 /** What a refused header's problem says, in words a developer can act on. */
 const REFUSAL_DETAIL: Readonly<Record<string, string>> = {
-  'content-type': 'Actions are JSON: send Content-Type: application/json.',
+  'content-type': 'This route takes JSON: send Content-Type: application/json.',
   'content-length': 'Send the file size as Content-Length.',
 };
 
-/** A request header as the client sent it (one value: duplicates were refused before). */
+/**
+ * A request header's value. For the single-value headers the header guard checks a duplicate
+ * was refused before; for any other, the first of several.
+ */
 export function requestHeader(c: Context, name: string): string | undefined {
   const incoming = incomingOf(c);
   if (!incoming) return c.req.header(name);
@@ -35,22 +52,26 @@ export function requestHeader(c: Context, name: string): string | undefined {
 }
 
 /**
- * Checks the headers `route` declares, other than `authorization` (the front door's own
- * check, with its throttle), against the contract's schemas: a missing or malformed one is
- * refused with the code the contract names for it (415 for Content-Type, 411 for
- * Content-Length, else 400). Only for the route's own method: any other gets its 405.
+ * A check of the headers `route` declares, other than `authorization` (the front door's own,
+ * with its throttle), against the contract's schemas: a missing or malformed one is refused
+ * with the code the contract names for it (415 for Content-Type, 411 for Content-Length).
+ * Built once per route; each route runs it where it used to read the header, so the order of
+ * its refusals stays what docs/PROTOCOL.md §3 lists.
  */
-export function checkDeclaredHeaders(c: Context, route: AppRoute): void {
-  const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
-  if (method !== route.method) return;
-  for (const [name, schema] of Object.entries(declaredHeaders(route))) {
-    if (name === 'authorization') continue;
-    const checked = schema.safeParse(requestHeader(c, name));
-    if (checked.success) continue;
-    throw new BridgeError(
-      HEADER_REFUSALS[name] ?? 'invalid_request',
-      REFUSAL_DETAIL[name] ?? `The ${name} header does not match the protocol.`,
-      { issues: checked.error.issues.map((issue) => ({ path: [name], message: issue.message })) },
-    );
-  }
+export function headerCheck(route: AppRoute): (c: Context) => void {
+  const checks = Object.entries(headersOf(route)).filter(([name]) => name !== 'authorization') as [
+    keyof typeof HEADER_REFUSALS,
+    z.ZodTypeAny,
+  ][];
+  return (c) => {
+    for (const [name, schema] of checks) {
+      const checked = schema.safeParse(requestHeader(c, name));
+      if (checked.success) continue;
+      throw new BridgeError(
+        HEADER_REFUSALS[name],
+        REFUSAL_DETAIL[name] ?? `The ${name} header does not match the protocol.`,
+        { issues: checked.error.issues.map((issue) => ({ path: [name], message: issue.message })) },
+      );
+    }
+  };
 }

@@ -1,4 +1,4 @@
-import { ACCESS_HEADER, contract, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import { ACCESS_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import type { MiddlewareHandler } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
@@ -6,12 +6,9 @@ import type { AccessCodes } from './AccessCodes';
 import type { AuthThrottle } from './AuthThrottle';
 import { authenticate } from './authGuard';
 import { bodyStillArriving } from './closeWhenUnread';
-import { checkDeclaredHeaders, isProtected, ROUTE_BY_PATH } from './contractHeaders';
+import { isControlOnly, isProtected, ROUTE_BY_PATH } from './contractHeaders';
 import { checkHeaders } from './headerGuard';
 import { checkHost } from './hostGuard';
-
-/** Paths that the view code may not use. */
-const CONTROL_ONLY = new Set<string>([contract.action.path, contract.upload.path]);
 
 /** What the front door checks against. */
 export interface FrontDoorDeps {
@@ -23,8 +20,9 @@ export interface FrontDoorDeps {
 /**
  * Every guard of every request, in their order, as one middleware: raw header lines and
  * duplicates (before the Host check, which would only see the first of two Hosts), the Host,
- * then for the protected routes (those whose contract declares `authorization`) the code and
- * what it allows, then the route's other declared headers against the contract. One layer instead of five keeps a
+ * then for the protected routes (every route the contract does not mark public) the code and
+ * what it allows (the view code: no route but GETs). Each route then checks its other declared
+ * headers against the contract (contractHeaders.ts). One layer instead of five keeps a
  * small request cheap; each check lives in its own guard file. Afterwards: API responses that
  * were not built with the API headers get them, and a response sent while the request body is
  * still arriving says `Connection: close` (both touch the response only when needed).
@@ -35,14 +33,11 @@ export function frontDoor({ allowedHosts, codes, throttle }: FrontDoorDeps): Mid
     checkHost(c, allowedHosts());
     const path = c.req.path;
     const route = ROUTE_BY_PATH.get(path);
-    if (route !== undefined) {
-      if (isProtected(route)) {
-        authenticate(c, codes, throttle);
-        if (CONTROL_ONLY.has(path) && c.get('access') !== 'control') {
-          throw new BridgeError('view_only', 'This code can watch the session but not act on it.');
-        }
+    if (route !== undefined && isProtected(route)) {
+      authenticate(c, codes, throttle);
+      if (isControlOnly(route) && c.get('access') !== 'control') {
+        throw new BridgeError('view_only', 'This code can watch the session but not act on it.');
       }
-      checkDeclaredHeaders(c, route);
     }
     await next();
     if (path.startsWith('/api/') && c.get('apiHeaders') !== true) {

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { BridgeError } from '../errors/BridgeError';
 import { rawHeaderCounts, rawHeaderLines } from './rawHeaders';
 
@@ -25,16 +25,8 @@ const SINGLE_VALUE_HEADERS = [
  * Refuses, before any body is read: as many header lines as Node keeps (431
  * `header_too_large`), a duplicated single-value header (400 `duplicate_header`) and any
  * `Transfer-Encoding` (411 `chunked_not_allowed`), so every body has a declared length the
- * limits can check up front.
+ * limits can check up front. Run in place by the front door: throws the refusal.
  */
-export function headerGuard(): MiddlewareHandler {
-  return async (c, next) => {
-    checkHeaders(c);
-    await next();
-  };
-}
-
-/** The checks of {@link headerGuard}, run in place: throws the refusal. */
 export function checkHeaders(c: Context): void {
   if (rawHeaderLines(c) >= MAX_HEADER_LINES) {
     throw new BridgeError(

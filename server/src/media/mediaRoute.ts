@@ -5,6 +5,7 @@ import { contract } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
+import { headerCheck } from '../guards/contractHeaders';
 import { contractQuery } from '../routes/contractQuery';
 import type { MediaRegistry } from './MediaRegistry';
 
@@ -24,7 +25,9 @@ export interface MediaDeps {
  * `nosniff`, so an uploaded HTML or SVG file cannot run script in the page's origin.
  */
 export function mediaRoute({ host, media }: MediaDeps): (c: Context) => Promise<Response> {
+  const checkHeaders = headerCheck(contract.media);
   return async (c: Context) => {
+    checkHeaders(c);
     // An id outside the contract's rule is unknown like any other: the same 404.
     const query = contractQuery(c, contract.media.query);
     const attachmentId = query.success ? media.resolve(query.data.id) : undefined;

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { ActionDispatcher } from '../actions/ActionDispatcher';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
+import { headerCheck } from '../guards/contractHeaders';
 import { clientAddress, throttleKey } from '../guards/rawHeaders';
 import { readJsonBody } from './readJsonBody';
 import { respond } from './respond';
@@ -13,7 +14,9 @@ import { respond } from './respond';
  * the action's result; state changes arrive on the event stream.
  */
 export function actionRoute(dispatcher: ActionDispatcher) {
+  const checkHeaders = headerCheck(contract.action);
   return async (c: Context<BridgeEnv>) => {
+    checkHeaders(c);
     const parsed = actionSchema.safeParse(await readJsonBody(c, MAX_JSON));
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));

@@ -13,7 +13,7 @@ import { BridgeError } from '../errors/BridgeError';
 import type { EventHub } from '../events/EventHub';
 import { nodeResponseSink, type StreamSink, webStreamSink } from '../events/StreamSink';
 import { Subscriber } from '../events/Subscriber';
-import { requestHeader } from '../guards/contractHeaders';
+import { headerCheck, requestHeader } from '../guards/contractHeaders';
 import { clientAddress } from '../guards/rawHeaders';
 import type { WireMapper } from '../media/toWire';
 import { contractQuery } from './contractQuery';
@@ -37,7 +37,9 @@ export interface EventsDeps {
  * opts in to compact appends. Not served through ts-rest, which buffers bodies.
  */
 export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
+  const checkHeaders = headerCheck(contract.events);
   return (c: Context<BridgeEnv>) => {
+    checkHeaders(c);
     const frames = framesOf(c);
     // A HEAD learns the headers; opening a subscription for it would only leak one.
     if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers: EVENT_HEADERS });

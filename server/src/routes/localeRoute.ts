@@ -2,6 +2,7 @@ import { contract, type Locale } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import type { BridgeEnv } from '../env';
+import { headerCheck } from '../guards/contractHeaders';
 import { respondSerialised } from './respond';
 
 /**
@@ -10,7 +11,9 @@ import { respondSerialised } from './respond';
  */
 export function localeRoute(host: HostAdapter) {
   let kept: { locale: Locale; json: string } | undefined;
+  const checkHeaders = headerCheck(contract.locale);
   return (c: Context<BridgeEnv>) => {
+    checkHeaders(c);
     const locale = host.locale();
     if (kept?.locale !== locale) kept = { locale, json: JSON.stringify(locale) };
     const { json } = kept;

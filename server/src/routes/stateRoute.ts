@@ -2,6 +2,7 @@ import { contract, type Projection, type Snapshot } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import type { BridgeEnv } from '../env';
+import { headerCheck } from '../guards/contractHeaders';
 import type { WireMapper } from '../media/toWire';
 import { respondSerialised } from './respond';
 
@@ -21,7 +22,9 @@ interface Kept {
  */
 export function stateRoute(host: HostAdapter, wire: WireMapper) {
   let kept: Kept | undefined;
+  const checkHeaders = headerCheck(contract.state);
   return (c: Context<BridgeEnv>) => {
+    checkHeaders(c);
     const state = host.readState();
     const mediaKey = wire.mediaKey();
     if (kept?.state !== state || kept.mediaKey !== mediaKey) {

@@ -5,7 +5,7 @@ import { contract } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
-import { requestHeader } from '../guards/contractHeaders';
+import { headerCheck, requestHeader } from '../guards/contractHeaders';
 import { contractQuery, queryIssues } from '../routes/contractQuery';
 import { receiveUpload } from './receiveUpload';
 import { safeFileName, safeMediaType } from './safeNames';
@@ -32,6 +32,7 @@ function describeSize(bytes: number): string {
  * at, even if the host has moved on meanwhile), or of the current one.
  */
 export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
+  const checkHeaders = headerCheck(contract.upload);
   return async (c: Context) => {
     const query = contractQuery(c, contract.upload.query);
     if (!query.success) {
@@ -49,8 +50,12 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
       });
     }
     const { conversationId } = query.data;
-    // Present and a number of bytes: the front door checked it against the contract (411).
+    checkHeaders(c);
+    // Digits, as the contract's check just made sure (411 otherwise); a size too large for a
+    // number is past any limit.
     const declared = Number(requestHeader(c, 'content-length'));
+    if (Number.isNaN(declared))
+      throw new BridgeError('length_required', 'Send the file size as Content-Length.');
     if (declared === 0) throw new BridgeError('invalid_request', 'The file is empty.');
     if (declared > uploadLimit) {
       throw new BridgeError(
