@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type HostMessage, ProtocolError } from '@webbridge/contract';
+import type { HostMessage } from '@webbridge/contract';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from './codeOf.testing';
 import { MemoryConversations } from './MemoryConversations';
 
 const model = { id: 'bot', name: 'Bot', provider: 'test' };
@@ -23,14 +24,6 @@ const message = (id: string, attachments: HostMessage['attachments'] = []): Host
   attachments,
   sibling: { index: 0, count: 1 },
 });
-const codeOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof ProtocolError ? error.code : 'not a ProtocolError';
-  }
-  return 'no throw';
-};
 
 describe('MemoryConversations', () => {
   it('starts with one empty conversation, and new and select move the session identity', () => {

@@ -1,6 +1,6 @@
-import { ProtocolError } from '@webbridge/contract';
 import { describe, expect, it } from 'vitest';
 import { chatOnlyActions } from './chatOnlyActions';
+import { codeOf } from './codeOf.testing';
 import { createProjectionStore } from './createProjectionStore';
 import { emptyProjection } from './emptyProjection';
 
@@ -12,14 +12,6 @@ function setup() {
   const store = createProjectionStore(emptyProjection({ conversation, model }));
   return { store, actions: chatOnlyActions(store) };
 }
-const codeOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof ProtocolError ? error.code : 'not a ProtocolError';
-  }
-  return 'no throw';
-};
 
 describe('chatOnlyActions', () => {
   it('merges settings into the projection and publishes them', () => {
