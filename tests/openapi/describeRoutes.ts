@@ -38,6 +38,8 @@ interface RouteDoc {
   readonly requestBody?: Oas3RequestBody;
   /** Descriptions of the contract's query and header parameters, by name. */
   readonly parameters?: Readonly<Record<string, string>>;
+  /** Example values of the contract's parameters, by name. */
+  readonly examples?: Readonly<Record<string, string>>;
   /** The route also answers HEAD: the GET's status and headers, no body. */
   readonly head?: boolean;
 }
@@ -85,6 +87,7 @@ const ROUTES: { readonly [K in keyof typeof contract]: RouteDoc } = {
         schema: { type: 'string', description: 'Frames of `event:`, `id:` and `data:` lines.' },
       },
     },
+    examples: { 'last-event-id': 'Vx3k9qL2mP0aR7tY.42' },
     parameters: {
       frames:
         '`compact`: a streamed word arrives as a frame without an `event:` line (the SSE type ' +
@@ -186,8 +189,14 @@ export function describeRoutes(doc: Oas3Definition): void {
       operation.requestBody = { ...extra.requestBody, content };
     }
     const parameters = (operation.parameters ?? []).filter(describedElsewhere).map((parameter) => {
-      const description = '$ref' in parameter ? undefined : extra.parameters?.[parameter.name];
-      return description === undefined ? parameter : { ...parameter, description };
+      if ('$ref' in parameter) return parameter;
+      const description = extra.parameters?.[parameter.name];
+      const example = extra.examples?.[parameter.name];
+      return {
+        ...parameter,
+        ...(description === undefined ? {} : { description }),
+        ...(example === undefined ? {} : { example }),
+      };
     });
     operation.parameters = parameters;
     describeResponses(operation, extra);

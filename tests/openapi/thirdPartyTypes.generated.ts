@@ -948,6 +948,7 @@ export interface operations {
                 frames?: components["schemas"]["EventFrames"];
             };
             header?: {
+                /** @example Vx3k9qL2mP0aR7tY.42 */
                 "last-event-id"?: string;
             };
             path?: never;
