@@ -30,6 +30,10 @@ export function MessageList({ snapshot }: MessageListProps) {
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  // Where following the reply last put the scroll position. The browser reports a scroll a
+  // frame late: a person's scroll up that arrives with a streamed word would otherwise be
+  // undone by following before its scroll event says they left the end.
+  const followedTo = useRef<number | undefined>(undefined);
   const [away, setAway] = useState(false);
   const { messages, run } = snapshot.conversations;
   const [notYet, setNotYet] = useState(() => Math.max(0, messages.length - FIRST_RENDER));
@@ -39,7 +43,17 @@ export function MessageList({ snapshot }: MessageListProps) {
 
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+    if (!el || !pinned.current) return;
+    // Above where following left it, and not merely held at the end of a list that got
+    // shorter: the person scrolled away, and the scroll event has not arrived yet.
+    const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+    if (followedTo.current !== undefined && el.scrollTop < followedTo.current - 1 && !atEnd) {
+      pinned.current = false;
+      setAway(true);
+      return;
+    }
+    el.scrollTop = el.scrollHeight;
+    followedTo.current = el.scrollTop;
   }, [messages, last?.text, snapshot.approvals, start]);
 
   useEffect(() => {
@@ -56,6 +70,7 @@ export function MessageList({ snapshot }: MessageListProps) {
       onScroll={(event) => {
         const el = event.currentTarget;
         pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        if (pinned.current) followedTo.current = el.scrollTop;
         if (away === pinned.current) setAway(!pinned.current);
       }}
     >
@@ -84,6 +99,7 @@ export function MessageList({ snapshot }: MessageListProps) {
             pinned.current = true;
             setAway(false);
             el.scrollTop = el.scrollHeight;
+            followedTo.current = el.scrollTop;
           }}
         />
       )}

@@ -73,8 +73,22 @@ export function ShortcutsHelp() {
       const target = event.target as Node;
       if (!popover.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
     };
+    // Escape closes the popover wherever the focus is (it may still be on the button that
+    // opened it), and only that: caught on the way down, before the page's Escape (stop the
+    // reply) sees it.
+    const onEscape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      event.preventDefault();
+      event.stopPropagation();
+      setOpen(false);
+      button.current?.focus();
+    };
     document.addEventListener('pointerdown', onPointer);
-    return () => document.removeEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onEscape, true);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onEscape, true);
+    };
   }, [open]);
 
   return (
@@ -99,14 +113,6 @@ export function ShortcutsHelp() {
           role="dialog"
           aria-labelledby="shortcuts-heading"
           tabIndex={-1}
-          onKeyDown={(event) => {
-            if (event.key !== 'Escape') return;
-            // Handled here: the page's Escape (stop the reply) must not also run.
-            event.preventDefault();
-            event.stopPropagation();
-            setOpen(false);
-            button.current?.focus();
-          }}
         >
           <h2 id="shortcuts-heading">{t('shortcuts')}</h2>
           <dl>
