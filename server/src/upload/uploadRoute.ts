@@ -54,8 +54,6 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
     // Digits, as the contract's check just made sure (411 otherwise); a size too large for a
     // number is past any limit.
     const declared = Number(requestHeader(c, 'content-length'));
-    if (Number.isNaN(declared))
-      throw new BridgeError('length_required', 'Send the file size as Content-Length.');
     if (declared === 0) throw new BridgeError('invalid_request', 'The file is empty.');
     if (declared > uploadLimit) {
       throw new BridgeError(
