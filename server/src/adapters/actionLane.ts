@@ -4,9 +4,10 @@ import type { Logger } from 'pino';
 import type { ActionDispatcher } from '../actions/ActionDispatcher';
 import type { Outcome } from '../actions/recentActions';
 import { BridgeError } from '../errors/BridgeError';
-import { problemReply } from '../errors/renderProblem';
+import { type ProblemReply, problemReply } from '../errors/renderProblem';
 import type { Admitted } from '../guards/authGuard';
 import { admit, type FrontDoorDeps, refuseViewOnly } from '../guards/frontDoor';
+import { readableHost, UNREADABLE_HEADERS, unreadableRequest } from '../guards/readableHost';
 import { describeError } from '../logging/describeError';
 import { logRequest } from '../logging/requestLogger';
 import { actionHandler } from '../routes/actionRoute';
@@ -45,13 +46,15 @@ export function actionLane(deps: ActionLaneDeps): NodeLane {
     access?: AccessLevel,
   ): number => {
     if (!(error instanceof BridgeError)) deps.logger.error({ err: describeError(error) }, 'unhandled error');
-    const reply = problemReply(error, refusalHeaders(req, access));
-    res.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
-    res.end(reply.body);
-    return reply.status;
+    return write(res, problemReply(error, refusalHeaders(req, access)));
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
+    // A Host the adapter could not build a URL from never reached Hono's guards: refused first,
+    // the way the adapter refuses it on every other route.
+    if (!readableHost(req.headers.host)) {
+      return write(res, problemReply(unreadableRequest(), UNREADABLE_HEADERS));
+    }
     let admitted: Admitted | undefined;
     let outcome: Outcome;
     try {
@@ -89,6 +92,12 @@ export function actionLane(deps: ActionLaneDeps): NodeLane {
     );
     return true;
   };
+}
+
+function write(res: ServerResponse, reply: ProblemReply): number {
+  res.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
+  res.end(reply.body);
+  return reply.status;
 }
 
 function isActionTarget(target: string): boolean {

@@ -2,12 +2,11 @@ import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
-import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import type { NodeLane } from '../adapters/actionLane';
-import { BridgeError } from '../errors/BridgeError';
 import { renderProblem } from '../errors/renderProblem';
 import { MAX_HEADER_LINES } from './headerGuard';
 import { lingerOnClose } from './lingeringClose';
+import { UNREADABLE_HEADERS, unreadableRequest } from './readableHost';
 
 /** The app's fetch, as @hono/node-server calls it. */
 type Fetch = Parameters<typeof getRequestListener>[0];
@@ -37,7 +36,7 @@ export function frameNodeServer(server: HttpServer | HttpsServer, fetch: Fetch, 
   server.maxHeadersCount = MAX_HEADER_LINES;
   // createAdaptorServer passes no errorHandler to its listener, so it is replaced by one that has it.
   server.removeAllListeners('request');
-  const hono = getRequestListener(fetch, { hostname: NO_HOST, errorHandler: unreadableRequest });
+  const hono = getRequestListener(fetch, { hostname: NO_HOST, errorHandler: unreadable });
   server.on(
     'request',
     lane === undefined
@@ -61,10 +60,6 @@ export function frameNodeServer(server: HttpServer | HttpsServer, fetch: Fetch, 
   });
 }
 
-function unreadableRequest(): Response {
-  return renderProblem(
-    new BridgeError('invalid_request', 'The request target or the Host header could not be read.'),
-    // The request never reached the app, so nothing knows how much of its body is unread.
-    { [PROTOCOL_HEADER]: String(PROTOCOL_VERSION), Connection: 'close' },
-  );
+function unreadable(): Response {
+  return renderProblem(unreadableRequest(), UNREADABLE_HEADERS);
 }
