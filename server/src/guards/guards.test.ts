@@ -7,6 +7,7 @@ import { checkHeaders, MAX_HEADER_LINES } from './headerGuard';
 import { hostnameOf } from './hostGuard';
 import { headOf } from './RequestHead';
 import { throttleKey } from './rawHeaders';
+import { readableHost } from './readableHost';
 import { singleQuery } from './singleQuery';
 
 describe('bearerToken', () => {
@@ -98,5 +99,38 @@ describe('checkHeaders and singleQuery', () => {
     const twice = await app.request('/?id=a&id=a');
     expect(twice.status).toBe(400);
     expect(((await twice.json()) as { code: string }).code).toBe('invalid_request');
+  });
+});
+
+describe('readableHost', () => {
+  it('takes what @hono/node-server builds a URL from, refuses what it cannot read', () => {
+    const taken = [
+      undefined,
+      '',
+      'localhost',
+      '127.0.0.1:7878',
+      '127.0.0.1:80',
+      '127.0.0.1:0',
+      'LOCALHOST:8080',
+      '[::1]',
+      '[::1]:80',
+      'my-pc.local',
+    ];
+    const refused = [
+      '127.0.0.1:abc',
+      'localhost:1@evil.example',
+      'localhost:80 evil',
+      '127.0.0.1:99999',
+      '127.0.0.1:',
+      '127.0.0.1/x',
+      'user@localhost',
+      '127.0.0.%31',
+      'localhost:8080:80',
+      '[::1]evil',
+      '[0:0:0:0:0:0:0:1]',
+      'localhost#x',
+    ];
+    for (const host of taken) expect(readableHost(host), String(host)).toBe(true);
+    for (const host of refused) expect(readableHost(host), host).toBe(false);
   });
 });
