@@ -79,17 +79,18 @@ export function actionLane(deps: ActionLaneDeps): NodeLane {
     const target = req.url;
     if (req.method !== 'POST' || target === undefined || !isActionTarget(target)) return false;
     const started = logged ? performance.now() : 0;
-    serve(req, res).then(
-      logged
-        ? (status) => logRequest(deps.logger, { method: 'POST', route: ACTION_PATH, status, started })
-        : undefined,
-      // Nothing above should throw outside its try; if it ever does, the request is cut, logged
-      // and the process lives on (an unhandled rejection would end it).
-      (error: unknown) => {
-        deps.logger.error({ err: describeError(error) }, 'unhandled error');
-        res.destroy();
-      },
-    );
+    const served = serve(req, res);
+    // Nothing here should throw outside its try (nor the log line); if it ever does, the
+    // request is cut and logged and the process lives on (an unhandled rejection would end it).
+    (logged
+      ? served.then((status) =>
+          logRequest(deps.logger, { method: 'POST', route: ACTION_PATH, status, started }),
+        )
+      : served
+    ).catch((error: unknown) => {
+      deps.logger.error({ err: describeError(error) }, 'unhandled error');
+      res.destroy();
+    });
     return true;
   };
 }
