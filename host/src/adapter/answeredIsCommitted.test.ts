@@ -10,7 +10,7 @@ import { tempDir } from '../testing/testController';
 import { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { createHostAdapter } from './createHostAdapter';
 
-let cleanup: (() => void)[] = [];
+const cleanup: (() => void)[] = [];
 afterEach(() => {
   for (const close of cleanup.splice(0)) close();
 });

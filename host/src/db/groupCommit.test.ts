@@ -6,7 +6,7 @@ import { tempDir } from '../testing/testController';
 import { HostStore } from './HostStore';
 import { openDatabase } from './openDatabase';
 
-let cleanup: (() => void)[] = [];
+const cleanup: (() => void)[] = [];
 afterEach(() => {
   for (const close of cleanup.splice(0)) close();
 });
@@ -26,10 +26,12 @@ function storeAndReader(): { store: HostStore; reader: Database; errors: unknown
 
 const kvOf = (reader: Database) =>
   Object.fromEntries(
-    (reader.prepare(`SELECT key, value FROM kv WHERE key LIKE 't%' ORDER BY key`).all() as {
-      key: string;
-      value: string;
-    }[]).map((row) => [row.key, row.value]),
+    (
+      reader.prepare(`SELECT key, value FROM kv WHERE key LIKE 't%' ORDER BY key`).all() as {
+        key: string;
+        value: string;
+      }[]
+    ).map((row) => [row.key, row.value]),
   );
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
