@@ -1,4 +1,4 @@
-import { ACCESS_HEADER, contract, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import { contract } from '@webbridge/contract';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { ActionDispatcher } from './actions/ActionDispatcher';
@@ -10,14 +10,15 @@ import { renderProblem } from './errors/renderProblem';
 import type { EventHub } from './events/EventHub';
 import type { AccessCodes } from './guards/AccessCodes';
 import type { AuthThrottle } from './guards/AuthThrottle';
-import { bodyStillArriving } from './guards/closeWhenUnread';
 import { frontDoor } from './guards/frontDoor';
+import { headOf } from './guards/RequestHead';
 import { describeError } from './logging/describeError';
 import { requestLogger } from './logging/requestLogger';
 import type { MediaRegistry } from './media/MediaRegistry';
 import { mediaRoute } from './media/mediaRoute';
 import type { WireMapper } from './media/toWire';
 import { actionRoute } from './routes/actionRoute';
+import { refusalHeaders } from './routes/apiHeaders';
 import { eventsRoute } from './routes/eventsRoute';
 import { localeRoute } from './routes/localeRoute';
 import { stateRoute } from './routes/stateRoute';
@@ -54,17 +55,12 @@ const ALLOWED_METHODS: Readonly<Record<string, string>> = {
 };
 
 /**
- * A refusal as problem+json with the protocol header, the access level when a code was
- * accepted, headers set on the way (`Allow`), and `Connection: close` when the request body is
- * still arriving: the connection cannot carry a next request (see guards/closeWhenUnread.ts).
+ * A refusal as problem+json with the API's refusal headers (routes/apiHeaders.ts) and those
+ * set on the way (`Allow`).
  */
 function problemOf(c: Context<BridgeEnv>, error: unknown, extra: Record<string, string> = {}): Response {
-  const headers: Record<string, string> = { [PROTOCOL_HEADER]: String(PROTOCOL_VERSION), ...extra };
-  const access = c.get('access');
-  if (access !== undefined) headers[ACCESS_HEADER] = access;
-  if (bodyStillArriving(c)) headers.Connection = 'close';
   c.set('apiHeaders', true);
-  return renderProblem(error, headers);
+  return renderProblem(error, { ...refusalHeaders(headOf(c), c.get('access')), ...extra });
 }
 
 /** The local authority's certificate: public, so a device can fetch it before trusting it. */

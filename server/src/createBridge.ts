@@ -2,6 +2,7 @@ import { DEFAULT_HEARTBEAT_MS, DEFAULT_MEDIA_TTL_MS, DEFAULT_UPLOAD_LIMIT } from
 import type { Hono } from 'hono';
 import type { DestinationStream } from 'pino';
 import { ActionDispatcher } from './actions/ActionDispatcher';
+import { actionLane } from './adapters/actionLane';
 import {
   isLoopback,
   isWildcard,
@@ -10,7 +11,7 @@ import {
   type NodeListener,
   ownHostnames,
 } from './adapters/nodeListener';
-import { createApp } from './app';
+import { type AppDeps, createApp } from './app';
 import { BridgeMemory } from './BridgeMemory';
 import type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
 import type { BridgeEnv } from './env';
@@ -83,7 +84,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   const wire = new WireMapper(media);
   const memory = options.memory ?? new BridgeMemory();
   const hub = new EventHub(options.host, memory);
-  const app = createApp({
+  const deps: AppDeps = {
     host: options.host,
     logger,
     codes,
@@ -102,7 +103,9 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
     uploadLimit: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT,
     staticDir: options.staticDir,
     authorityPem: () => secured?.authority?.certificatePem,
-  });
+  };
+  const app = createApp(deps);
+  const lane = actionLane(deps);
   // Whoever held a replaced code may hold media ids and resumable places too: revoke them all.
   const afterRotation = () => {
     media.revokeAll();
@@ -117,7 +120,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
       // Certificates are checked before anything listens: a bad pair starts nothing.
       secured = await secureListener(hostname, transport, () => allowed);
       await removeStaleParts(options.uploadDir);
-      listener = await listenNode(app, port, hostname, secured.serving);
+      listener = await listenNode(app, port, hostname, secured.serving, lane);
       allowed = ownHostnames(hostname);
       if (isWildcard(hostname) || secured.authority) {
         // Interface addresses change (DHCP, a new Wi-Fi): refresh the Host allow-list, and the

@@ -30,19 +30,20 @@ export class ActionDispatcher {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Applies `action` (or answers a repeated id) for `client` (who sent it; see RecentAction). */
-  async dispatch(action: Action, client = 'local'): Promise<ActionResponse> {
+  /**
+   * Applies `action` (or answers a repeated id) for `client` (who sent it; see RecentAction).
+   * A refusal is the outcome's error, not a rejection: an exception costs a request more than
+   * the rest of a small action's work (V8 records where each throw happened, and every async
+   * frame it passes through throws again), so the expected refusals (a 409 above all) travel
+   * as values from the executor task to the answer.
+   */
+  dispatch(action: Action, client = 'local'): Promise<Outcome> {
     const id = action.actionId;
     // Without an id there is nothing to remember: one task on the executor, no bookkeeping.
     // A fresh media id changes nothing, and an id from this bridge's registry would mean
     // nothing to a later bridge of the host: a repeated refreshMedia simply runs again.
-    if (id === undefined || action.action === 'refreshMedia') {
-      return this.host.runOnMain(() => this.apply(action));
-    }
-    return this.remembered(action, id, client).then((settled) => {
-      if (settled.ok) return settled.value;
-      throw settled.error;
-    });
+    if (id === undefined || action.action === 'refreshMedia') return this.run(action);
+    return this.remembered(action, id, client);
   }
 
   private remembered(action: Action, id: string, client: string): Promise<Outcome> {
@@ -79,35 +80,43 @@ export class ActionDispatcher {
     );
   }
 
+  /** One task on the host's executor; what it throws becomes the outcome's error too. */
   private run(action: Action): Promise<Outcome> {
-    return this.host
-      .runOnMain(() => this.apply(action))
-      .then(
-        (value): Outcome => ({ ok: true, value }),
-        (error: unknown): Outcome => ({ ok: false, error }),
-      );
+    return this.host.runOnMain((): Outcome => {
+      try {
+        return this.apply(action);
+      } catch (error) {
+        return { ok: false, error };
+      }
+    });
   }
 
   /** Runs on the main executor: check, then apply. Must not await. */
-  private apply(action: Action): ActionResponse {
-    if (isSensitiveAction(action)) checkIdentity(action, this.host.readState());
+  private apply(action: Action): Outcome {
+    if (isSensitiveAction(action)) {
+      const mismatch = identityMismatch(action, this.host.readState());
+      if (mismatch) return { ok: false, error: mismatch };
+    }
     switch (action.action) {
       case 'refreshMedia': {
         if (!this.host.resolveMedia(action.attachmentId)) {
           throw new BridgeError('not_found', 'There is no such attachment.');
         }
         const media = this.media.issue(action.attachmentId);
-        return { action: 'refreshMedia', result: { attachmentId: action.attachmentId, media } };
+        return {
+          ok: true,
+          value: { action: 'refreshMedia', result: { attachmentId: action.attachmentId, media } },
+        };
       }
       case 'workspace': {
         const uri = this.host.authoriseWorkspace(action.uri);
         if (uri === undefined) {
           throw new BridgeError('workspace_forbidden', 'That folder is not inside an authorised workspace.');
         }
-        return respond(this.host.actions, { ...action, uri });
+        return { ok: true, value: respond(this.host.actions, { ...action, uri }) };
       }
       default:
-        return respond(this.host.actions, action);
+        return { ok: true, value: respond(this.host.actions, action) };
     }
   }
 }
@@ -120,20 +129,21 @@ function respond(handlers: HostActionHandlers, action: ActionOf<HostActionName>)
   return { action: action.action, result: handler(action) } as ActionResponse;
 }
 
-/** 409 unless the action was made against the identity that is current now. */
-function checkIdentity(action: SensitiveAction, state: Projection): void {
+/** The 409 to answer unless the action was made against the identity that is current now. */
+function identityMismatch(action: SensitiveAction, state: Projection): BridgeError | undefined {
   const matches =
     action.sessionRevision === state.sessionRevision &&
     action.conversationId === state.conversationId &&
     action.projectId === state.projectId &&
     (action.instanceId === undefined || action.instanceId === state.instanceId);
-  if (!matches) {
-    throw new BridgeError(
-      'session_mismatch',
-      'The session changed since this action was made; nothing was done.',
-      { current: identityOf(state) },
-    );
-  }
+  if (matches) return undefined;
+  return new BridgeError(
+    'session_mismatch',
+    'The session changed since this action was made; nothing was done.',
+    {
+      current: identityOf(state),
+    },
+  );
 }
 
 /** The session identity of a projection: where a send would land now. */

@@ -10,6 +10,7 @@ import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import { lingeringClose } from '../guards/lingeringClose';
 import { frameNodeServer } from '../guards/nodeFraming';
+import type { NodeLane } from './actionLane';
 import { answerPlainHttp, type PlainHttpContext } from './answerPlainHttp';
 import { sniffTls } from './sniffTls';
 
@@ -94,13 +95,14 @@ const TLS_OPTIONS = { minVersion: 'TLSv1.2', handshakeTimeout: 10_000 } as const
 
 /**
  * Listens with @hono/node-server on `hostname:port` (0 = any free port), over TLS when
- * `tls` is given.
+ * `tls` is given; requests `lane` takes are served without Hono (adapters/actionLane.ts).
  */
 export function listenNode(
   app: { fetch: Hono<BridgeEnv>['fetch'] },
   port: number,
   hostname: string,
   tls?: TlsServing,
+  lane?: NodeLane,
 ): Promise<NodeListener> {
   const server = tls
     ? (createAdaptorServer({
@@ -110,7 +112,7 @@ export function listenNode(
       }) as unknown as HttpsServer)
     : (createAdaptorServer({ fetch: app.fetch, serverOptions: SERVER_OPTIONS }) as Server);
   server.on('clientError', answerClientError);
-  frameNodeServer(server, app.fetch);
+  frameNodeServer(server, app.fetch, lane);
   let plainSockets: Set<Duplex> = new Set();
   if (tls) {
     const https = server as HttpsServer;

@@ -1,5 +1,4 @@
-import type { Context } from 'hono';
-import { incomingOf } from './rawHeaders';
+import type { RequestHead } from './RequestHead';
 
 /**
  * Whether a response now would be sent while the request's body is still arriving (a 413 for
@@ -9,9 +8,8 @@ import { incomingOf } from './rawHeaders';
  * So the front door and the error renderer then mark `Connection: close`, and Node ends the
  * socket gracefully (see `lingeringClose`).
  */
-export function bodyStillArriving(c: Context): boolean {
-  const incoming = incomingOf(c);
-  if (!incoming || incoming.complete) return false;
-  const length = incoming.headers['content-length'];
-  return (length !== undefined && length !== '0') || incoming.headers['transfer-encoding'] !== undefined;
+export function bodyStillArriving(head: RequestHead): boolean {
+  if (head.complete) return false;
+  const length = head.headers['content-length'];
+  return (length !== undefined && length !== '0') || head.headers['transfer-encoding'] !== undefined;
 }

@@ -1,9 +1,8 @@
 import type { AppRoute } from '@ts-rest/core';
 import { contract, HEADER_REFUSALS, headersOf, isPublicRoute } from '@webbridge/contract';
-import type { Context } from 'hono';
 import type { z } from 'zod';
 import { BridgeError } from '../errors/BridgeError';
-import { incomingOf } from './rawHeaders';
+import type { RequestHead } from './RequestHead';
 
 /**
  * The contract's route for each API path. Built when the server loads, and refused then if
@@ -44,10 +43,8 @@ const REFUSAL_DETAIL: Readonly<Record<string, string>> = {
  * A request header's value. For the single-value headers the header guard checks a duplicate
  * was refused before; for any other, the first of several.
  */
-export function requestHeader(c: Context, name: string): string | undefined {
-  const incoming = incomingOf(c);
-  if (!incoming) return c.req.header(name);
-  const value = incoming.headers[name];
+export function requestHeader(head: RequestHead, name: string): string | undefined {
+  const value = head.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -58,14 +55,14 @@ export function requestHeader(c: Context, name: string): string | undefined {
  * Built once per route; each route runs it where it used to read the header, so the order of
  * its refusals stays what docs/PROTOCOL.md §3 lists.
  */
-export function headerCheck(route: AppRoute): (c: Context) => void {
+export function headerCheck(route: AppRoute): (head: RequestHead) => void {
   const checks = Object.entries(headersOf(route)).filter(([name]) => name !== 'authorization') as [
     keyof typeof HEADER_REFUSALS,
     z.ZodTypeAny,
   ][];
-  return (c) => {
+  return (head) => {
     for (const [name, schema] of checks) {
-      const checked = schema.safeParse(requestHeader(c, name));
+      const checked = schema.safeParse(requestHeader(head, name));
       if (checked.success) continue;
       throw new BridgeError(
         HEADER_REFUSALS[name],

@@ -4,11 +4,12 @@ import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import type { AccessCodes } from './AccessCodes';
 import type { AuthThrottle } from './AuthThrottle';
-import { authenticate } from './authGuard';
+import { type Admitted, authenticate } from './authGuard';
 import { bodyStillArriving } from './closeWhenUnread';
 import { isControlOnly, isProtected, ROUTE_BY_PATH } from './contractHeaders';
 import { checkHeaders } from './headerGuard';
 import { checkHost } from './hostGuard';
+import { headOf, type RequestHead } from './RequestHead';
 
 /** What the front door checks against. */
 export interface FrontDoorDeps {
@@ -18,27 +19,55 @@ export interface FrontDoorDeps {
 }
 
 /**
- * Every guard of every request, in their order, as one middleware: raw header lines and
- * duplicates (before the Host check, which would only see the first of two Hosts), the Host,
- * then for the protected routes (every route the contract does not mark public) the code and
- * what it allows (the view code: no route but GETs). Each route then checks its other declared
- * headers against the contract (contractHeaders.ts). One layer instead of five keeps a
- * small request cheap; each check lives in its own guard file. Afterwards: API responses that
- * were not built with the API headers get them, and a response sent while the request body is
- * still arriving says `Connection: close` (both touch the response only when needed).
+ * Every guard of every request, in their order: raw header lines and duplicates (before the
+ * Host check, which would only see the first of two Hosts), the Host, then for the protected
+ * routes (every route the contract does not mark public) the code. Throws the refusal; returns
+ * what the code allows, or undefined on a public route. Each check lives in its own guard file;
+ * each route then checks its other declared headers against the contract (contractHeaders.ts).
+ * Both ways a request travels call this: the Hono middleware below and the Node listener's
+ * action lane (adapters/actionLane.ts).
  */
-export function frontDoor({ allowedHosts, codes, throttle }: FrontDoorDeps): MiddlewareHandler<BridgeEnv> {
+export function admit(head: RequestHead, path: string, deps: FrontDoorDeps): Admitted | undefined {
+  checkHeaders(head);
+  checkHost(head, deps.allowedHosts());
+  const route = ROUTE_BY_PATH.get(path);
+  if (route === undefined || !isProtected(route)) return undefined;
+  return authenticate(head, deps.codes, deps.throttle);
+}
+
+/**
+ * The view code may watch, not act: refused (403 `view_only`) on every route that changes
+ * something. Separate from {@link admit} so the refusal can name the level it saw.
+ */
+export function refuseViewOnly(path: string, admitted: Admitted | undefined): void {
+  const route = ROUTE_BY_PATH.get(path);
+  if (
+    route !== undefined &&
+    admitted !== undefined &&
+    admitted.access !== 'control' &&
+    isControlOnly(route)
+  ) {
+    throw new BridgeError('view_only', 'This code can watch the session but not act on it.');
+  }
+}
+
+/**
+ * The front door as Hono middleware: {@link admit}, with what the code allows recorded in the
+ * context for the routes. One layer instead of five keeps a small request cheap. Afterwards:
+ * API responses that were not built with the API headers get them, and a response sent while
+ * the request body is still arriving says `Connection: close` (both touch the response only
+ * when needed).
+ */
+export function frontDoor(deps: FrontDoorDeps): MiddlewareHandler<BridgeEnv> {
   return async (c, next) => {
-    checkHeaders(c);
-    checkHost(c, allowedHosts());
+    const head = headOf(c);
     const path = c.req.path;
-    const route = ROUTE_BY_PATH.get(path);
-    if (route !== undefined && isProtected(route)) {
-      authenticate(c, codes, throttle);
-      if (isControlOnly(route) && c.get('access') !== 'control') {
-        throw new BridgeError('view_only', 'This code can watch the session but not act on it.');
-      }
+    const admitted = admit(head, path, deps);
+    if (admitted !== undefined) {
+      c.set('accessCode', admitted.accessCode);
+      c.set('access', admitted.access);
     }
+    refuseViewOnly(path, admitted);
     await next();
     if (path.startsWith('/api/') && c.get('apiHeaders') !== true) {
       c.res.headers.set(PROTOCOL_HEADER, String(PROTOCOL_VERSION));
@@ -47,6 +76,6 @@ export function frontDoor({ allowedHosts, codes, throttle }: FrontDoorDeps): Mid
       const access = c.get('access');
       if (access !== undefined) c.res.headers.set(ACCESS_HEADER, access);
     }
-    if (bodyStillArriving(c)) c.res.headers.set('Connection', 'close');
+    if (bodyStillArriving(head)) c.res.headers.set('Connection', 'close');
   };
 }

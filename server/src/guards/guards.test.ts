@@ -5,6 +5,7 @@ import { AuthThrottle } from './AuthThrottle';
 import { bearerToken } from './authGuard';
 import { checkHeaders, MAX_HEADER_LINES } from './headerGuard';
 import { hostnameOf } from './hostGuard';
+import { headOf } from './RequestHead';
 import { throttleKey } from './rawHeaders';
 import { singleQuery } from './singleQuery';
 
@@ -78,7 +79,7 @@ describe('AuthThrottle when its table is full', () => {
 describe('checkHeaders and singleQuery', () => {
   const app = new Hono();
   app.use('*', async (c, next) => {
-    checkHeaders(c);
+    checkHeaders(headOf(c));
     await next();
   });
   app.get('/', (c) => c.text(singleQuery(c, 'id') ?? 'none'));

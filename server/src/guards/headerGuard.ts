@@ -1,5 +1,5 @@
-import type { Context } from 'hono';
 import { BridgeError } from '../errors/BridgeError';
+import type { RequestHead } from './RequestHead';
 import { rawHeaderCounts, rawHeaderLines } from './rawHeaders';
 
 /**
@@ -27,14 +27,14 @@ const SINGLE_VALUE_HEADERS = [
  * `Transfer-Encoding` (411 `chunked_not_allowed`), so every body has a declared length the
  * limits can check up front. Run in place by the front door: throws the refusal.
  */
-export function checkHeaders(c: Context): void {
-  if (rawHeaderLines(c) >= MAX_HEADER_LINES) {
+export function checkHeaders(head: RequestHead): void {
+  if (rawHeaderLines(head) >= MAX_HEADER_LINES) {
     throw new BridgeError(
       'header_too_large',
       `Send fewer than ${MAX_HEADER_LINES} header lines; this server cannot check more.`,
     );
   }
-  const counts = rawHeaderCounts(c);
+  const counts = rawHeaderCounts(head);
   for (const name of SINGLE_VALUE_HEADERS) {
     if ((counts.get(name) ?? 0) > 1) {
       throw new BridgeError('duplicate_header', `The ${name} header appears more than once.`);

@@ -1,6 +1,5 @@
-import type { Context } from 'hono';
 import { BridgeError } from '../errors/BridgeError';
-import { incomingOf } from './rawHeaders';
+import type { RequestHead } from './RequestHead';
 
 /**
  * Refuses, in place for the front door, a request without Host (400 `invalid_request`) or
@@ -8,15 +7,15 @@ import { incomingOf } from './rawHeaders';
  * on another origin that re-binds its DNS name to this address cannot reach the API. The set
  * is read per request, so it can change when the listener learns its addresses.
  */
-export function checkHost(c: Context, allowed: ReadonlySet<string>): void {
-  const host = c.req.header('host');
+export function checkHost(head: RequestHead, allowed: ReadonlySet<string>): void {
+  const host = head.headers.host;
   // An absolute-form target (`GET http://evil.example/api/state`) names its own host, which
   // RFC 9112 says wins over the Host header; this server is no proxy, so it takes paths only.
-  const target = incomingOf(c)?.url;
+  const target = head.url;
   if (target !== undefined && !target.startsWith('/')) {
     throw new BridgeError('invalid_request', 'The request target must be a path.');
   }
-  if (host === undefined) {
+  if (typeof host !== 'string') {
     // RFC 9112 §3.2: 400 for HTTP/1.1; an HTTP/1.0 request without Host gets the same answer,
     // since this server cannot tell which of its names the client meant.
     throw new BridgeError('invalid_request', 'Send a Host header naming this server.');

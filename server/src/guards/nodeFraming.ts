@@ -3,6 +3,7 @@ import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import type { NodeLane } from '../adapters/actionLane';
 import { BridgeError } from '../errors/BridgeError';
 import { renderProblem } from '../errors/renderProblem';
 import { MAX_HEADER_LINES } from './headerGuard';
@@ -28,13 +29,23 @@ const NO_HOST = 'host.invalid';
  * - an `Expect` other than `100-continue` is ignored, as RFC 9110 allows, rather than
  *   answered with Node's bare 417; a CONNECT gets the server's answer to an unparsable
  *   request (its `clientError` handler) instead of a dropped connection;
- * - connections Node closes are closed gracefully ({@link lingerOnClose}).
+ * - connections Node closes are closed gracefully ({@link lingerOnClose});
+ * - a request `lane` takes (adapters/actionLane.ts) is served on Node's request and response;
+ *   every other goes to Hono.
  */
-export function frameNodeServer(server: HttpServer | HttpsServer, fetch: Fetch): void {
+export function frameNodeServer(server: HttpServer | HttpsServer, fetch: Fetch, lane?: NodeLane): void {
   server.maxHeadersCount = MAX_HEADER_LINES;
   // createAdaptorServer passes no errorHandler to its listener, so it is replaced by one that has it.
   server.removeAllListeners('request');
-  server.on('request', getRequestListener(fetch, { hostname: NO_HOST, errorHandler: unreadableRequest }));
+  const hono = getRequestListener(fetch, { hostname: NO_HOST, errorHandler: unreadableRequest });
+  server.on(
+    'request',
+    lane === undefined
+      ? hono
+      : (req: IncomingMessage, res: ServerResponse) => {
+          if (!lane(req, res)) void hono(req, res);
+        },
+  );
   server.prependListener('request', (req: IncomingMessage) => lingerOnClose(req.socket));
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     server.emit('request', req, res),

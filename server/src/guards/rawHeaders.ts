@@ -1,25 +1,17 @@
-import type { IncomingMessage } from 'node:http';
-import type { Context } from 'hono';
+import type { RequestHead } from './RequestHead';
 
 /**
  * Every header name of the request as sent, lower-cased, with how often it appeared.
  * Node keeps only the first of two Authorization or Host headers in `req.headers` and Hono
  * joins others, so duplicates are only visible in the raw header list.
  */
-export function rawHeaderCounts(c: Context): Map<string, number> {
+export function rawHeaderCounts(head: RequestHead): Map<string, number> {
   const counts = new Map<string, number>();
-  const incoming = incomingOf(c);
-  if (incoming?.rawHeaders) {
-    const raw = incoming.rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i]!.toLowerCase();
-      counts.set(name, (counts.get(name) ?? 0) + 1);
-    }
-    return counts;
+  const raw = head.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    counts.set(name, (counts.get(name) ?? 0) + 1);
   }
-  // Not behind Node (app.request in unit tests): the Fetch Headers object already merged
-  // duplicates, so one is all we can see.
-  for (const name of c.req.raw.headers.keys()) counts.set(name, 1);
   return counts;
 }
 
@@ -28,20 +20,13 @@ export function rawHeaderCounts(c: Context): Map<string, number> {
  * `server.maxHeadersCount` and drops the rest silently, so a count at that bound means the
  * guards may not have seen every line.
  */
-export function rawHeaderLines(c: Context): number {
-  const raw = incomingOf(c)?.rawHeaders;
-  return raw ? raw.length / 2 : [...c.req.raw.headers.keys()].length;
-}
-
-/** The Node request behind a context; undefined outside Node (`app.request` in unit tests). */
-export function incomingOf(c: Context): IncomingMessage | undefined {
-  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+export function rawHeaderLines(head: RequestHead): number {
+  return head.rawHeaders.length / 2;
 }
 
 /** The remote address of the client. */
-export function clientAddress(c: Context): string {
-  const incoming = incomingOf(c);
-  return incoming?.socket?.remoteAddress ?? 'local';
+export function clientAddress(head: RequestHead): string {
+  return head.socket?.remoteAddress ?? 'local';
 }
 
 /**

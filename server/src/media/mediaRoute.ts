@@ -6,6 +6,7 @@ import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
 import { headerCheck } from '../guards/contractHeaders';
+import { headOf } from '../guards/RequestHead';
 import { contractQuery } from '../routes/contractQuery';
 import type { MediaRegistry } from './MediaRegistry';
 
@@ -27,7 +28,7 @@ export interface MediaDeps {
 export function mediaRoute({ host, media }: MediaDeps): (c: Context) => Promise<Response> {
   const checkHeaders = headerCheck(contract.media);
   return async (c: Context) => {
-    checkHeaders(c);
+    checkHeaders(headOf(c));
     // An id outside the contract's rule is unknown like any other: the same 404.
     const query = contractQuery(c, contract.media.query);
     const attachmentId = query.success ? media.resolve(query.data.id) : undefined;

@@ -14,6 +14,7 @@ import type { EventHub } from '../events/EventHub';
 import { nodeResponseSink, type StreamSink, webStreamSink } from '../events/StreamSink';
 import { Subscriber } from '../events/Subscriber';
 import { headerCheck, requestHeader } from '../guards/contractHeaders';
+import { headOf } from '../guards/RequestHead';
 import { clientAddress } from '../guards/rawHeaders';
 import type { WireMapper } from '../media/toWire';
 import { contractQuery } from './contractQuery';
@@ -39,15 +40,16 @@ export interface EventsDeps {
 export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
   const checkHeaders = headerCheck(contract.events);
   return (c: Context<BridgeEnv>) => {
-    checkHeaders(c);
+    const head = headOf(c);
+    checkHeaders(head);
     const frames = framesOf(c);
     // A HEAD learns the headers; opening a subscription for it would only leak one.
     if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers: EVENT_HEADERS });
     const accessCode = c.get('accessCode');
-    const resumeFrom = resumePoint(requestHeader(c, 'last-event-id'), hub.latest().state.instanceId);
+    const resumeFrom = resumePoint(requestHeader(head, 'last-event-id'), hub.latest().state.instanceId);
     const info = {
       openedAt: Date.now(),
-      remoteAddress: clientAddress(c),
+      remoteAddress: clientAddress(head),
       userAgent: (c.req.header('user-agent') ?? 'unknown').slice(0, 200),
     };
     // Under Node the stream writes straight to the response; elsewhere through a web stream.

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import type { BridgeEnv } from '../env';
 import { headerCheck } from '../guards/contractHeaders';
+import { headOf } from '../guards/RequestHead';
 import { respondSerialised } from './respond';
 
 /**
@@ -13,7 +14,7 @@ export function localeRoute(host: HostAdapter) {
   let kept: { locale: Locale; json: string } | undefined;
   const checkHeaders = headerCheck(contract.locale);
   return (c: Context<BridgeEnv>) => {
-    checkHeaders(c);
+    checkHeaders(headOf(c));
     const locale = host.locale();
     if (kept?.locale !== locale) kept = { locale, json: JSON.stringify(locale) };
     const { json } = kept;

@@ -1,22 +1,23 @@
 import type { IncomingMessage } from 'node:http';
-import type { Context } from 'hono';
 import { BridgeError } from '../errors/BridgeError';
 import { requestHeader } from '../guards/contractHeaders';
-import { incomingOf } from '../guards/rawHeaders';
+import type { RequestHead } from '../guards/RequestHead';
 
 /**
  * The JSON body of a request, at most `max` bytes: a declared length over `max` refused before
- * a byte is read (413), then parsed (400 when it is not JSON). Its JSON media type was checked
- * by the front door against the route's contract headers (415). Under Node the body is read
- * straight from the socket's request, not through a web stream.
+ * a byte is read (413), then read with `read` (which refuses past `max` as it goes), then
+ * parsed (400 when it is not JSON). Its JSON media type was checked against the route's
+ * contract headers (415).
  */
-export async function readJsonBody(c: Context, max: number): Promise<unknown> {
-  const tooLarge = () => new BridgeError('payload_too_large', `Action bodies are limited to ${max} bytes.`);
-  const declared = Number(requestHeader(c, 'content-length') ?? 0);
-  if (declared > max) throw tooLarge();
-  const incoming = incomingOf(c);
-  const text = incoming ? await readIncoming(incoming, max, tooLarge) : await c.req.text();
-  if (Buffer.byteLength(text) > max) throw tooLarge();
+export async function readJsonBody(
+  head: RequestHead,
+  max: number,
+  read: (max: number) => Promise<string>,
+): Promise<unknown> {
+  const declared = Number(requestHeader(head, 'content-length') ?? 0);
+  if (declared > max) throw tooLarge(max);
+  const text = await read(max);
+  if (Buffer.byteLength(text) > max) throw tooLarge(max);
   try {
     return JSON.parse(text);
   } catch {
@@ -24,7 +25,15 @@ export async function readJsonBody(c: Context, max: number): Promise<unknown> {
   }
 }
 
-function readIncoming(incoming: IncomingMessage, max: number, tooLarge: () => BridgeError): Promise<string> {
+function tooLarge(max: number): BridgeError {
+  return new BridgeError('payload_too_large', `Action bodies are limited to ${max} bytes.`);
+}
+
+/**
+ * Reads a Node request's body straight from the socket's request (not through a web stream),
+ * refusing (413) as soon as more than `max` bytes arrived.
+ */
+export function readIncoming(incoming: IncomingMessage, max: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -32,7 +41,7 @@ function readIncoming(incoming: IncomingMessage, max: number, tooLarge: () => Br
       size += chunk.length;
       if (size > max) {
         cleanup();
-        reject(tooLarge());
+        reject(tooLarge(max));
         return;
       }
       chunks.push(chunk);

@@ -1,26 +1,7 @@
 import type { AppRoute, ServerInferResponses } from '@ts-rest/core';
-import { ACCESS_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { BridgeEnv } from '../env';
-
-const PROTOCOL = String(PROTOCOL_VERSION);
-
-/**
- * Headers every API response carries: its type, the protocol version and no caching
- * (snapshots carry media ids, which are credentials), plus what the presented code allows.
- * A plain object, so @hono/node-server writes it straight to the socket without building a
- * `Headers` (the difference is a large part of a small request's cost).
- */
-function apiHeaders(c: Context<BridgeEnv>, type: string): Record<string, string> {
-  const headers: Record<string, string> = {
-    'Content-Type': type,
-    'Cache-Control': 'no-store',
-    [PROTOCOL_HEADER]: PROTOCOL,
-  };
-  const access = c.get('access');
-  if (access !== undefined) headers[ACCESS_HEADER] = access;
-  return headers;
-}
+import { apiHeaders } from './apiHeaders';
 
 /**
  * The response a contract route declares, as JSON: `reply` is typed by the route's
@@ -47,5 +28,8 @@ export function respondSerialised<R extends AppRoute>(
 ): Response {
   c.set('apiHeaders', true);
   const body = c.req.method === 'HEAD' ? null : json();
-  return new Response(body, { status: reply.status, headers: apiHeaders(c, 'application/json') });
+  return new Response(body, {
+    status: reply.status,
+    headers: apiHeaders('application/json', c.get('access')),
+  });
 }

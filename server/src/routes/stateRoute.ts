@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import type { BridgeEnv } from '../env';
 import { headerCheck } from '../guards/contractHeaders';
+import { headOf } from '../guards/RequestHead';
 import type { WireMapper } from '../media/toWire';
 import { respondSerialised } from './respond';
 
@@ -24,7 +25,7 @@ export function stateRoute(host: HostAdapter, wire: WireMapper) {
   let kept: Kept | undefined;
   const checkHeaders = headerCheck(contract.state);
   return (c: Context<BridgeEnv>) => {
-    checkHeaders(c);
+    checkHeaders(headOf(c));
     const state = host.readState();
     const mediaKey = wire.mediaKey();
     if (kept?.state !== state || kept.mediaKey !== mediaKey) {

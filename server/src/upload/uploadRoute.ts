@@ -1,11 +1,11 @@
 import { rm } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { contract } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
 import { headerCheck, requestHeader } from '../guards/contractHeaders';
+import { headOf, incomingOf } from '../guards/RequestHead';
 import { contractQuery, queryIssues } from '../routes/contractQuery';
 import { receiveUpload } from './receiveUpload';
 import { safeFileName, safeMediaType } from './safeNames';
@@ -50,10 +50,11 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
       });
     }
     const { conversationId } = query.data;
-    checkHeaders(c);
+    const head = headOf(c);
+    checkHeaders(head);
     // Digits, as the contract's check just made sure (411 otherwise); a size too large for a
     // number is past any limit.
-    const declared = Number(requestHeader(c, 'content-length'));
+    const declared = Number(requestHeader(head, 'content-length'));
     if (declared === 0) throw new BridgeError('invalid_request', 'The file is empty.');
     if (declared > uploadLimit) {
       throw new BridgeError(
@@ -61,7 +62,7 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
         `This host takes files of up to ${describeSize(uploadLimit)}.`,
       );
     }
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const incoming = incomingOf(c);
     const body = incoming ?? (c.req.raw.body ? Readable.fromWeb(c.req.raw.body as never) : Readable.from([]));
     const file = await receiveUpload(body, declared, uploadLimit, uploadDir);
     try {
@@ -69,7 +70,7 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
         host.addAttachment({
           path: file.path,
           name,
-          type: safeMediaType(requestHeader(c, 'content-type')),
+          type: safeMediaType(requestHeader(head, 'content-type')),
           size: file.size,
           conversationId,
         }),

@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type AccessLevel, contract } from '@webbridge/contract';
+import type { Logger } from 'pino';
+import type { ActionDispatcher } from '../actions/ActionDispatcher';
+import type { Outcome } from '../actions/recentActions';
+import { BridgeError } from '../errors/BridgeError';
+import { problemReply } from '../errors/renderProblem';
+import type { Admitted } from '../guards/authGuard';
+import { admit, type FrontDoorDeps, refuseViewOnly } from '../guards/frontDoor';
+import { describeError } from '../logging/describeError';
+import { logRequest } from '../logging/requestLogger';
+import { actionHandler } from '../routes/actionRoute';
+import { apiHeaders, refusalHeaders } from '../routes/apiHeaders';
+import { readIncoming } from '../routes/readJsonBody';
+
+/** What the action lane needs: the front door's checks, the dispatcher and the log. */
+export interface ActionLaneDeps extends FrontDoorDeps {
+  readonly dispatcher: ActionDispatcher;
+  readonly logger: Logger;
+}
+
+/** Offered every request first; takes it (true) or leaves it to Hono (false). */
+export type NodeLane = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const ACTION_PATH = contract.action.path;
+
+/**
+ * POST /api/action served on Node's request and response, without the Fetch `Request` and
+ * `Response` Hono needs: the route every tap of the web client takes, and one whose work is
+ * otherwise small, so that translation was half of its cost (docs/PERFORMANCE.md, "Request
+ * rate"). Nothing else differs from the Hono route: the same front door ({@link admit}),
+ * the same handler ({@link actionHandler}: contract headers, body limit, schema, dispatcher),
+ * the same headers and problem bodies, the same request log line. It takes only the exact
+ * target `/api/action` (with or without a query) with POST; every other method or spelling
+ * goes to Hono, which answers it as it always has (405, 404, a refused absolute-form target).
+ */
+export function actionLane(deps: ActionLaneDeps): NodeLane {
+  const handle = actionHandler(deps.dispatcher);
+  const logged = deps.logger.isLevelEnabled('info');
+
+  const refuse = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    error: unknown,
+    access?: AccessLevel,
+  ): number => {
+    if (!(error instanceof BridgeError)) deps.logger.error({ err: describeError(error) }, 'unhandled error');
+    const reply = problemReply(error, refusalHeaders(req, access));
+    res.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
+    res.end(reply.body);
+    return reply.status;
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<number> => {
+    let admitted: Admitted | undefined;
+    let outcome: Outcome;
+    try {
+      admitted = admit(req, ACTION_PATH, deps);
+      refuseViewOnly(ACTION_PATH, admitted);
+      outcome = await handle(req, (max) => readIncoming(req, max));
+    } catch (error) {
+      return refuse(req, res, error, admitted?.access);
+    }
+    // The action's own refusal (a 409 above all) arrives as a value: no throw on the way.
+    if (!outcome.ok) return refuse(req, res, outcome.error, admitted?.access);
+    const body = JSON.stringify(outcome.value);
+    res.writeHead(200, {
+      ...apiHeaders('application/json', admitted?.access),
+      'Content-Length': Buffer.byteLength(body),
+    });
+    res.end(body);
+    return 200;
+  };
+
+  return (req, res) => {
+    const target = req.url;
+    if (req.method !== 'POST' || target === undefined || !isActionTarget(target)) return false;
+    if (!logged) {
+      void serve(req, res);
+      return true;
+    }
+    const started = performance.now();
+    void serve(req, res).then((status) =>
+      logRequest(deps.logger, { method: 'POST', route: ACTION_PATH, status, started }),
+    );
+    return true;
+  };
+}
+
+function isActionTarget(target: string): boolean {
+  return target === ACTION_PATH || (target.startsWith(ACTION_PATH) && target[ACTION_PATH.length] === '?');
+}
