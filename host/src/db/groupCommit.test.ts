@@ -107,6 +107,30 @@ describe('group commit', () => {
     expect(kvOf(reader)).toEqual({ t2: 'later' });
   });
 
+  it('refuses every task of a turn that SQLite rolled back itself (a full disk), and keeps none of it', async () => {
+    const { store, reader } = storeAndReader();
+    const pages = store.db.pragma('page_count', { simple: true }) as number;
+    // A disk that is full two pages from now: a large write fails with SQLITE_FULL, which
+    // ends the whole transaction, not just the statement.
+    store.db.pragma(`max_page_count = ${pages + 2}`);
+    const executor = new MainExecutor();
+    const committed = <T>(task: () => T) =>
+      executor.run(() => ({ value: task(), done: store.whenCommitted() })).then(({ done }) => done);
+    const before = committed(() => store.setKv('t1', 'before'));
+    const full = committed(() => store.setKv('t2', 'x'.repeat(100_000)));
+    const after = committed(() => store.setKv('t3', 'after'));
+    await expect(full).rejects.toMatchObject({ code: 'SQLITE_FULL' });
+    // 'before' was rolled back with the turn: answering it would be a lie.
+    await expect(before).rejects.toThrow(/rolled the turn back/);
+    // 'after' ran in a new transaction of the same turn, which rolls back whole too.
+    await expect(after).rejects.toThrow(/rolled the turn back/);
+    expect(store.db.inTransaction).toBe(false);
+    expect(kvOf(reader)).toEqual({});
+    store.setKv('t4', 'next turn');
+    await store.whenCommitted();
+    expect(kvOf(reader)).toEqual({ t4: 'next turn' });
+  });
+
   it('reports a failed commit nobody waits for (a streamed word) through onCommitError', async () => {
     const { store, errors } = storeAndReader();
     store.setKv('t1', 'x');
