@@ -56,7 +56,8 @@ export class ActionDispatcher {
         error: new BridgeError('invalid_request', 'This actionId was already used for another action.'),
       });
     }
-    const outcome = this.run(action);
+    // Kept for repeats, so it must settle as an outcome even if the executor itself fails.
+    const outcome = this.run(action).catch((error: unknown): Outcome => ({ ok: false, error }));
     this.recent.remember(id, { at: this.now(), action: action.action, client, outcome });
     return outcome;
   }

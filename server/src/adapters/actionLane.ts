@@ -75,13 +75,17 @@ export function actionLane(deps: ActionLaneDeps): NodeLane {
   return (req, res) => {
     const target = req.url;
     if (req.method !== 'POST' || target === undefined || !isActionTarget(target)) return false;
-    if (!logged) {
-      void serve(req, res);
-      return true;
-    }
-    const started = performance.now();
-    void serve(req, res).then((status) =>
-      logRequest(deps.logger, { method: 'POST', route: ACTION_PATH, status, started }),
+    const started = logged ? performance.now() : 0;
+    serve(req, res).then(
+      logged
+        ? (status) => logRequest(deps.logger, { method: 'POST', route: ACTION_PATH, status, started })
+        : undefined,
+      // Nothing above should throw outside its try; if it ever does, the request is cut, logged
+      // and the process lives on (an unhandled rejection would end it).
+      (error: unknown) => {
+        deps.logger.error({ err: describeError(error) }, 'unhandled error');
+        res.destroy();
+      },
     );
     return true;
   };
