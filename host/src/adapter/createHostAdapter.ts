@@ -5,7 +5,8 @@ import { hostLocale } from './hostLocale';
 /**
  * The reference host behind the bridge: each action of the protocol goes straight to the
  * controller's action group that does the work, and `runOnMain` is the controller's main
- * executor.
+ * executor, answering once the task's writes are committed (answered ⇒ committed, though the
+ * host commits the writes of one event-loop turn together).
  *
  * @example
  * ```ts
@@ -36,7 +37,7 @@ export function createHostAdapter(controller: ChatController): HostAdapter {
   return {
     readState: () => controller.readState(),
     subscribe: (listener) => controller.subscribe(listener),
-    runOnMain: (task) => controller.executor.run(task),
+    runOnMain: (task) => controller.runCommitted(task),
     actions,
     addAttachment: (upload: CompletedUpload) => attachments.add(upload, upload.conversationId),
     resolveMedia: (attachmentId: string): MediaFile | undefined => attachments.file(attachmentId),

@@ -85,7 +85,29 @@ export class ChatController {
     return this.core.publisher.subscribe(listener);
   }
 
-  /** Stops every reply (cancelling its timers) and closes the database. Idempotent. */
+  /**
+   * Runs `task` on the main {@link executor} and settles once the writes it made are committed
+   * (see `HostStore`'s group commit): what is answered with this is on disk. Rejects with the
+   * error of a COMMIT that failed, the task's writes then being rolled back.
+   *
+   * @example
+   * ```ts
+   * await controller.runCommitted(() => controller.conversations.setModel('echo'));
+   * ```
+   */
+  runCommitted<T>(task: () => T): Promise<T> {
+    const { store } = this.core;
+    return this.executor
+      .run(() => ({ value: task(), committed: store.whenCommitted() }))
+      .then(({ value, committed }) => committed.then(() => value));
+  }
+
+  /** Resolves once every write made so far is committed; see {@link runCommitted}. */
+  whenCommitted(): Promise<void> {
+    return this.core.store.whenCommitted();
+  }
+
+  /** Stops every reply (cancelling its timers), commits what is pending and closes the database. Idempotent. */
   close(): void {
     this.core.close();
   }

@@ -237,7 +237,7 @@ export class ControllerCore {
     }
   }
 
-  /** Stops every reply (cancelling its timers) and closes the database. Idempotent. */
+  /** Stops every reply (cancelling its timers), commits what is pending and closes the database. Idempotent. */
   close(): void {
     if (this.closed) return;
     this.closed = true;

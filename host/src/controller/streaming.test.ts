@@ -72,6 +72,8 @@ describe('echo streaming', () => {
     open.push(controller);
     const { replyId } = await onMain(controller, () => controller.messages.send('persist each word now'));
     await waitForState(controller, (s) => s.conversations.messages.at(-1)?.text === 'persist each ');
+    // Committed at the end of the word's turn (group commit), before the next word comes.
+    await controller.whenCommitted();
     const Database = (await import('better-sqlite3')).default;
     const reader = new Database(`${dataDir}/webbridge.db`, { readonly: true });
     const row = reader.prepare('SELECT text, status FROM messages WHERE id = ?').get(replyId);

@@ -1,4 +1,15 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { GroupCommit } from './GroupCommit';
+
+/** Options of {@link HostStore}. */
+export interface HostStoreOptions {
+  /**
+   * Told of a failed COMMIT that no caller of `whenCommitted` waits for (the words of a reply
+   * streaming with no action in the same turn). Those who wait get the error instead.
+   * @default a process warning (printed to stderr)
+   */
+  readonly onCommitError?: (error: unknown) => void;
+}
 
 /** A row of `projects`. */
 export interface ProjectRow {
@@ -69,20 +80,54 @@ const PATCHABLE = ['text', 'status', 'error', 'tool_name', 'tool_args', 'approva
 /**
  * Typed access to the host's SQLite file through prepared statements. Everything is
  * synchronous: callers run on the main executor, so there is no interleaving to guard against.
+ *
+ * Writes are group-committed (see {@link GroupCommit}): all those of one event-loop turn are
+ * committed together at its end. Reads on this store see them at once; another connection and
+ * the file on disk see them once {@link whenCommitted} resolves. Whoever answers someone for a
+ * change waits for that first, so an answered change is a committed one.
  */
 export class HostStore {
   readonly db: Database;
   private readonly s: ReturnType<typeof prepare>;
   private readonly patchCache = new Map<string, Statement>();
+  private readonly group: GroupCommit;
 
-  constructor(db: Database) {
+  constructor(db: Database, options: HostStoreOptions = {}) {
     this.db = db;
     this.s = prepare(db);
+    this.group = new GroupCommit(
+      db,
+      options.onCommitError ??
+        ((error) => process.emitWarning(`The host's SQLite commit failed: ${String(error)}`)),
+    );
   }
 
-  /** Runs `fn` in one transaction (nested calls become savepoints). */
+  /**
+   * Runs `fn` in one transaction: a savepoint inside the turn's group commit, so a throw rolls
+   * back `fn`'s writes only.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    if (!this.group.beforeWrite()) return this.db.transaction(fn)();
+    // The first writes of the turn: the turn's own BEGIN serves, and a throw rolls it back.
+    try {
+      return fn();
+    } catch (error) {
+      this.group.abandonTurn();
+      throw error;
+    }
+  }
+
+  /**
+   * Resolves once every write made so far is committed (at once when none is pending); rejects
+   * with the error of a COMMIT that failed, whose writes are then rolled back.
+   */
+  whenCommitted(): Promise<void> {
+    return this.group.whenCommitted();
+  }
+
+  /** Commits the pending writes now instead of at the end of the turn. */
+  commitNow(): void {
+    this.group.commitNow();
   }
 
   projects(): ProjectRow[] {
@@ -92,9 +137,11 @@ export class HostStore {
     return this.s.project.get(id) as ProjectRow | undefined;
   }
   insertProject(row: ProjectRow): void {
+    this.group.beforeWrite();
     this.s.insertProject.run(row);
   }
   setProjectWorkspace(id: string, workspacePath: string): void {
+    this.group.beforeWrite();
     this.s.setProjectWorkspace.run(workspacePath, id);
   }
 
@@ -110,19 +157,24 @@ export class HostStore {
     return this.s.latestConversation.get(projectId) as ConversationRow | undefined;
   }
   insertConversation(row: ConversationRow): void {
+    this.group.beforeWrite();
     this.s.insertConversation.run(row);
   }
   setConversationTitle(id: string, title: string): void {
+    this.group.beforeWrite();
     this.s.setConversationTitle.run(title, id);
   }
   setConversationLeaf(id: string, leafId: string | null): void {
+    this.group.beforeWrite();
     this.s.setConversationLeaf.run(leafId, id);
   }
   setConversationModel(id: string, modelId: string): void {
+    this.group.beforeWrite();
     this.s.setConversationModel.run(modelId, id);
   }
   /** Deletes a conversation; the schema cascades to its messages, attachments and approvals. */
   deleteConversation(id: string): void {
+    this.group.beforeWrite();
     this.s.deleteConversation.run(id);
   }
 
@@ -133,6 +185,7 @@ export class HostStore {
     return this.s.message.get(id) as MessageRow | undefined;
   }
   insertMessage(row: MessageRow): void {
+    this.group.beforeWrite();
     this.s.insertMessage.run(row);
   }
   /** The next free `sibling_order` under a parent (null = the conversation's roots). */
@@ -142,11 +195,13 @@ export class HostStore {
   }
   /** Appends text in SQL, so a streamed word costs its own bytes, not the whole message. */
   appendText(id: string, text: string): void {
+    this.group.beforeWrite();
     this.s.appendText.run(text, id);
   }
   patchMessage(id: string, patch: MessagePatch): void {
     const keys = PATCHABLE.filter((key) => key in patch);
     if (keys.length === 0) return;
+    this.group.beforeWrite();
     const sql = `UPDATE messages SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`;
     let statement = this.patchCache.get(sql);
     if (!statement) {
@@ -157,6 +212,7 @@ export class HostStore {
   }
   /** Turns replies interrupted by a previous crash into stopped ones. Returns how many. */
   stopInterruptedMessages(): number {
+    this.group.beforeWrite();
     const streaming = this.s.stopStreaming.run().changes;
     // A `waiting` message whose approval is gone can never resume.
     const waiting = this.s.stopOrphanWaiting.run().changes;
@@ -177,12 +233,15 @@ export class HostStore {
     return this.s.attachment.get(id) as AttachmentRow | undefined;
   }
   insertAttachment(row: AttachmentRow): void {
+    this.group.beforeWrite();
     this.s.insertAttachment.run(row);
   }
   attachToMessage(attachmentId: string, messageId: string): void {
+    this.group.beforeWrite();
     this.s.attachToMessage.run(messageId, attachmentId);
   }
   deleteAttachment(id: string): void {
+    this.group.beforeWrite();
     this.s.deleteAttachment.run(id);
   }
 
@@ -193,9 +252,11 @@ export class HostStore {
     return this.s.approval.get(id) as ApprovalRow | undefined;
   }
   insertApproval(row: ApprovalRow): void {
+    this.group.beforeWrite();
     this.s.insertApproval.run(row);
   }
   setApprovalStatus(id: string, status: ApprovalRow['status']): void {
+    this.group.beforeWrite();
     this.s.setApprovalStatus.run(status, id);
   }
 
@@ -205,6 +266,7 @@ export class HostStore {
     return new Map(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
   }
   setSetting(key: string, value: unknown): void {
+    this.group.beforeWrite();
     this.s.setSetting.run(key, JSON.stringify(value));
   }
 
@@ -213,11 +275,15 @@ export class HostStore {
     return row?.value;
   }
   setKv(key: string, value: string): void {
+    this.group.beforeWrite();
     this.s.setKv.run(key, value);
   }
 
+  /** Commits what is pending, then closes the database. Idempotent. */
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.group.commitNow();
+    this.db.close();
   }
 }
 

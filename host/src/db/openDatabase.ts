@@ -26,11 +26,14 @@ export function openDatabase(dataDir: string): Database {
     if (fs.existsSync(name)) fs.chmodSync(name, 0o600);
   }
   const db = new BetterSqlite3(file);
-  // WAL lets each streamed word be its own small commit without rewriting the main file,
-  // and a reader (a backup, a second tool) never blocks the writer.
+  // WAL lets each turn's group commit (see GroupCommit: the words streamed and the actions
+  // applied in one event-loop turn) be one small append without rewriting the main file, and a
+  // reader (a backup, a second tool) never blocks the writer.
   db.pragma('journal_mode = WAL');
   // NORMAL under WAL may lose the last commits on power loss but never corrupts; a kill -9
-  // of the process loses nothing that was committed.
+  // of the process loses nothing that was committed. What it can lose is the current turn's
+  // writes, not committed yet: none of them was answered (an action is answered after its
+  // commit), though a word may have been streamed to browsers already.
   db.pragma('synchronous = NORMAL');
   // Off by default in SQLite; the cascades that clean up a deleted conversation depend on it.
   db.pragma('foreign_keys = ON');

@@ -20,9 +20,9 @@ export function testController(options: Partial<OpenChatControllerOptions> = {})
   return { controller, dataDir };
 }
 
-/** Runs `task` on the controller's main executor, as the bridge does. */
+/** Runs `task` on the controller's main executor and waits for its commit, as the bridge does. */
 export function onMain<T>(controller: ChatController, task: () => T): Promise<T> {
-  return controller.executor.run(task);
+  return controller.runCommitted(task);
 }
 
 /**

@@ -1,0 +1,118 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** The open transaction of the current event-loop turn. */
+interface Turn {
+  readonly waiters: Waiter[];
+  /** Why SQLite ended the turn's transaction before its commit (a failed write), if it did. */
+  lost: unknown;
+  readonly timer: NodeJS.Immediate;
+}
+
+/**
+ * Group commit: every write of one event-loop turn goes into one SQLite transaction, committed
+ * once in a `setImmediate`. The many actions read from many sockets in one poll phase, and the
+ * words of every reply streaming at that moment, then share one COMMIT (its locks and its
+ * write(2) to the WAL) instead of paying one each.
+ *
+ * The first write outside a transaction opens the turn's transaction ({@link beforeWrite});
+ * `db.transaction(fn)` inside it becomes a savepoint, so a task that throws still rolls back
+ * only its own changes. The same connection reads its own uncommitted writes, so nothing above
+ * the store changes; another connection (a backup, a second tool) sees the turn whole or not.
+ *
+ * A COMMIT that fails (disk full, an I/O error) rolls the whole turn back and rejects every
+ * {@link whenCommitted} of it; nobody waiting, the error goes to `onError`.
+ */
+export class GroupCommit {
+  private turn: Turn | undefined;
+  private readonly begin: Statement;
+  private readonly commit: Statement;
+  private readonly rollback: Statement;
+
+  constructor(
+    private readonly db: Database,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.begin = db.prepare('BEGIN');
+    this.commit = db.prepare('COMMIT');
+    this.rollback = db.prepare('ROLLBACK');
+  }
+
+  /**
+   * Call before each write: opens the turn's transaction unless one is open already. Returns
+   * true when this call opened it, so nothing but what follows is in it yet.
+   */
+  beforeWrite(): boolean {
+    const { turn } = this;
+    if (turn === undefined) {
+      // Someone else's transaction (a migration): its writes are its own to commit.
+      if (this.db.inTransaction) return false;
+      this.begin.run();
+      this.turn = { waiters: [], lost: undefined, timer: setImmediate(() => this.commitNow()) };
+      return true;
+    }
+    if (!this.db.inTransaction) {
+      // SQLite rolled the turn back itself after a failed write (SQLITE_FULL, SQLITE_IOERR):
+      // the turn's earlier writes are gone, so it must not commit; a new BEGIN keeps the
+      // later writes out of autocommit until the turn ends and rolls back whole.
+      turn.lost ??= new Error('A write of this turn failed and SQLite rolled the turn back.');
+      this.begin.run();
+    }
+    return false;
+  }
+
+  /**
+   * Rolls back a turn that {@link beforeWrite} has just opened for one transaction that threw:
+   * its writes are the only ones in it, so no savepoint was needed to undo them alone.
+   */
+  abandonTurn(): void {
+    const { turn } = this;
+    if (turn === undefined) return;
+    this.turn = undefined;
+    clearImmediate(turn.timer);
+    if (this.db.inTransaction) this.rollback.run();
+    // Only the thrown transaction itself could have asked; none of its writes are pending now.
+    for (const waiter of turn.waiters) waiter.resolve();
+  }
+
+  /**
+   * Resolves once the writes made so far are committed (at once when none are pending);
+   * rejects with the error if their commit fails.
+   */
+  whenCommitted(): Promise<void> {
+    const { turn } = this;
+    if (turn === undefined) return Promise.resolve();
+    return new Promise((resolve, reject) => turn.waiters.push({ resolve, reject }));
+  }
+
+  /** Commits the pending writes now (close, or a test about to read the file from elsewhere). */
+  commitNow(): void {
+    const { turn } = this;
+    if (turn === undefined) return;
+    this.turn = undefined;
+    clearImmediate(turn.timer);
+    let failure = turn.lost;
+    if (failure === undefined && !this.db.inTransaction) {
+      failure = new Error('A write of this turn failed and SQLite rolled the turn back.');
+    }
+    if (failure === undefined) {
+      try {
+        this.commit.run();
+      } catch (error) {
+        failure = error;
+      }
+    }
+    if (failure === undefined) {
+      for (const waiter of turn.waiters) waiter.resolve();
+      return;
+    }
+    // A COMMIT refused for a deferred constraint leaves the transaction open; end it.
+    if (this.db.inTransaction) this.rollback.run();
+    if (turn.waiters.length === 0) this.onError(failure);
+    for (const waiter of turn.waiters) waiter.reject(failure);
+  }
+}
