@@ -49,20 +49,34 @@ describe('group commit', () => {
     expect(kvOf(reader).t20).toBe('in a transaction');
   });
 
-  it('answers whenCommitted at once when nothing is pending', async () => {
+  it('answers whenCommitted at the end of the turn also when nothing was written', async () => {
     const { store } = storeAndReader();
     let settled = false;
     void store.whenCommitted().then(() => {
       settled = true;
     });
+    // Not within the turn (an answer decided now leaves with the turn's others)...
     await Promise.resolve();
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    // ...but at its end, with nothing to commit.
+    await nextTurn();
     expect(settled).toBe(true);
+  });
+
+  it('still commits writes made after a turn that only waited began', async () => {
+    const { store, reader } = storeAndReader();
+    const answered = store.whenCommitted();
+    store.setKv('t1', 'written after the first wait');
+    expect(kvOf(reader)).toEqual({});
+    await answered;
+    expect(kvOf(reader)).toEqual({ t1: 'written after the first wait' });
   });
 
   it('rolls back only the writes of a transaction that throws; the rest of the turn commits', async () => {
     const { store, reader } = storeAndReader();
     const executor = new MainExecutor();
-    // First in the turn: the transaction opens the turn itself, and a throw ends it.
+    // First in the turn: the transaction opens the turn itself, and a throw rolls it back.
     const failingFirst = executor.run(() =>
       store.transaction(() => {
         store.setKv('t0', 'rolled back');
