@@ -42,6 +42,9 @@ export class GroupCommit {
   private readonly begin: Statement;
   private readonly commit: Statement;
   private readonly rollback: Statement;
+  private readonly savepoint: Statement;
+  private readonly release: Statement;
+  private readonly rollbackTo: Statement;
 
   constructor(
     private readonly db: Database,
@@ -50,6 +53,40 @@ export class GroupCommit {
     this.begin = db.prepare('BEGIN');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
+    // Prepared once: better-sqlite3's db.transaction(fn) builds its wrappers on every call.
+    this.savepoint = db.prepare('SAVEPOINT host_write');
+    this.release = db.prepare('RELEASE host_write');
+    this.rollbackTo = db.prepare('ROLLBACK TO host_write');
+  }
+
+  /**
+   * Runs `fn` so that a throw undoes its writes alone: the turn's own BEGIN when these are the
+   * turn's first writes, a savepoint inside the turn (or inside someone else's transaction)
+   * otherwise.
+   */
+  atomically<T>(fn: () => T): T {
+    if (this.beforeWrite()) {
+      try {
+        return fn();
+      } catch (error) {
+        this.abandonTurn();
+        throw error;
+      }
+    }
+    this.savepoint.run();
+    try {
+      const result = fn();
+      this.release.run();
+      return result;
+    } catch (error) {
+      // After a failed write SQLite may have rolled the whole transaction back itself
+      // (SQLITE_FULL): then there is no savepoint left to undo, and the turn knows it is lost.
+      if (this.db.inTransaction) {
+        this.rollbackTo.run();
+        this.release.run();
+      }
+      throw error;
+    }
   }
 
   /**
@@ -84,7 +121,7 @@ export class GroupCommit {
    * Rolls back a turn that {@link beforeWrite} has just opened for one transaction that threw:
    * its writes are the only ones in it, so no savepoint was needed to undo them alone.
    */
-  abandonTurn(): void {
+  private abandonTurn(): void {
     const { turn } = this;
     if (turn === undefined || !turn.began) return;
     if (this.db.inTransaction) this.rollback.run();

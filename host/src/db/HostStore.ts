@@ -107,14 +107,7 @@ export class HostStore {
    * back `fn`'s writes only.
    */
   transaction<T>(fn: () => T): T {
-    if (!this.group.beforeWrite()) return this.db.transaction(fn)();
-    // The first writes of the turn: the turn's own BEGIN serves, and a throw rolls it back.
-    try {
-      return fn();
-    } catch (error) {
-      this.group.abandonTurn();
-      throw error;
-    }
+    return this.group.atomically(fn);
   }
 
   /**
