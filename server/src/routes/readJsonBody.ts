@@ -31,39 +31,38 @@ function tooLarge(max: number): BridgeError {
 
 /**
  * Reads a Node request's body straight from the socket's request (not through a web stream),
- * refusing (413) as soon as more than `max` bytes arrived.
+ * refusing (413) as soon as more than `max` bytes arrived. The listeners stay until the request
+ * is dropped (removing four per request cost more than the rest of the read); after the promise
+ * has settled they only drop what still arrives.
  */
 export function readIncoming(incoming: IncomingMessage, max: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    let settled = false;
+    incoming.on('data', (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.length;
       if (size > max) {
-        cleanup();
+        settled = true;
+        chunks.length = 0;
         reject(tooLarge(max));
         return;
       }
       chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
+    });
+    incoming.on('end', () => {
+      if (settled) return;
+      settled = true;
       resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-    };
+    });
     // A client that goes away mid-body ends nothing: the handler must not wait forever.
-    const onClose = () => {
-      cleanup();
+    const gone = () => {
+      if (settled) return;
+      settled = true;
       reject(new BridgeError('invalid_request', 'The request body did not arrive.'));
     };
-    const cleanup = () => {
-      incoming.off('data', onData);
-      incoming.off('end', onEnd);
-      incoming.off('close', onClose);
-      incoming.off('error', onClose);
-    };
-    incoming.on('data', onData);
-    incoming.on('end', onEnd);
-    incoming.on('close', onClose);
-    incoming.on('error', onClose);
+    incoming.on('close', gone);
+    incoming.on('error', gone);
   });
 }
