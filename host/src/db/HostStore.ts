@@ -111,8 +111,9 @@ export class HostStore {
   }
 
   /**
-   * Resolves once every write made so far is committed (at once when none is pending); rejects
-   * with the error of a COMMIT that failed, whose writes are then rolled back.
+   * Resolves at the end of the current event-loop turn, once every write made so far is
+   * committed (also when there was none: see {@link GroupCommit}); rejects with the error of a
+   * COMMIT that failed, whose writes are then rolled back.
    */
   whenCommitted(): Promise<void> {
     return this.group.whenCommitted();
