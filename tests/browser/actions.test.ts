@@ -231,6 +231,10 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
     });
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('where does this go?');
+    // Enter sends only once the page may send: the previous test's reply (the echo model
+    // answering the tool's result) can still be streaming in this conversation under load,
+    // and a press before it ends does nothing.
+    await expect.poll(() => page.locator('button.send').isEnabled(), { timeout: 15_000 }).toBe(true);
     await box.press('Enter');
     const dialog = page.getByRole('alertdialog');
     await dialog.waitFor();
@@ -251,5 +255,5 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
     expect((await getState(h)).conversations.messages[0]?.text).toBe('where does this go?');
     expect(problems).toEqual([]);
     await context.close();
-  });
+  }, 40_000);
 });
