@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { Snapshot } from '@webbridge/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNREADABLE_HOSTS } from '../../server/src/guards/readableHost.testing';
 import { type RawResponse, rawRequest } from '../support/rawHttp';
 import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 
@@ -19,26 +20,6 @@ function actionBody(state: Snapshot): string {
     projectId: state.projectId,
   });
 }
-
-/**
- * Host values that are not a plain authority: a port that is no number or out of range, user
- * information, a path, a space, percent signs, a second colon, text after an IPv6 literal.
- * @hono/node-server cannot build a URL of them (or builds one naming another host) and the
- * listener answers 400 `invalid_request` (docs/PROTOCOL.md §3, row 0), whatever the route.
- * The first five end in something the host guard alone would read as a name of this server.
- */
-const UNREADABLE_HOSTS = [
-  '127.0.0.1:abc',
-  'localhost:1@evil.example',
-  'localhost:80 evil',
-  '127.0.0.1:99999',
-  '127.0.0.1:',
-  '127.0.0.1/x',
-  'user@localhost',
-  '127.0.0.%31',
-  'localhost:8080:80',
-  '[::1]evil',
-] as const;
 
 describe('POST /api/action with a Host that is not a plain authority', () => {
   let h: TestHost;
@@ -65,6 +46,7 @@ describe('POST /api/action with a Host that is not a plain authority', () => {
     );
   }
 
+  // The listener answers these 400 `invalid_request` whatever the route (docs/PROTOCOL.md §3, row 0).
   for (const host of UNREADABLE_HOSTS) {
     it(`refuses Host "${host}" as every other route does (400 invalid_request, connection closed)`, async () => {
       const lane = await post(host);

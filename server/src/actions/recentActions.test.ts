@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REMEMBERED, MAX_REMEMBERED_PER_CLIENT, type Outcome, RecentActions } from './recentActions';
+import type { Outcome } from './Outcome';
+import { MAX_REMEMBERED, MAX_REMEMBERED_PER_CLIENT, RecentActions } from './recentActions';
 
 const finished: Promise<Outcome> = Promise.resolve({ ok: false, error: new Error('x') });
 const entry = (client: string, at = 0, outcome = finished) => ({ at, action: 'send', client, outcome });

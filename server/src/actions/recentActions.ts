@@ -1,7 +1,4 @@
-import type { ActionResponse } from '@webbridge/contract';
-
-/** How an action ended: its response, or what it threw. */
-export type Outcome = { ok: true; value: ActionResponse } | { ok: false; error: unknown };
+import type { Outcome } from './Outcome';
 
 /** A remembered action id: when it was first seen, for which action, from whom, how it ended. */
 export interface RecentAction {

@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AccessLevel, contract } from '@webbridge/contract';
 import type { Logger } from 'pino';
 import type { ActionDispatcher } from '../actions/ActionDispatcher';
-import type { Outcome } from '../actions/recentActions';
+import type { Outcome } from '../actions/Outcome';
 import { BridgeError } from '../errors/BridgeError';
-import { type ProblemReply, problemReply } from '../errors/renderProblem';
+import { problemReply } from '../errors/renderProblem';
 import type { Admitted } from '../guards/authGuard';
 import { admit, type FrontDoorDeps, refuseViewOnly } from '../guards/frontDoor';
 import { readableHost, UNREADABLE_HEADERS, unreadableRequest } from '../guards/readableHost';
@@ -66,13 +66,8 @@ export function actionLane(deps: ActionLaneDeps): NodeLane {
     }
     // The action's own refusal (a 409 above all) arrives as a value: no throw on the way.
     if (!outcome.ok) return refuse(req, res, outcome.error, admitted?.access);
-    const body = JSON.stringify(outcome.value);
-    res.writeHead(200, {
-      ...apiHeaders('application/json', admitted?.access),
-      'Content-Length': Buffer.byteLength(body),
-    });
-    res.end(body);
-    return 200;
+    const headers = apiHeaders('application/json', admitted?.access);
+    return write(res, { status: 200, headers, body: JSON.stringify(outcome.value) });
   };
 
   return (req, res) => {
@@ -95,7 +90,15 @@ export function actionLane(deps: ActionLaneDeps): NodeLane {
   };
 }
 
-function write(res: ServerResponse, reply: ProblemReply): number {
+/** An answer ready for Node's response: a result, or a problem (`problemReply`). */
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** Writes an answer with its length; returns its status for the log. */
+function write(res: ServerResponse, reply: Answer): number {
   res.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
   res.end(reply.body);
   return reply.status;

@@ -8,6 +8,7 @@ import { hostnameOf } from './hostGuard';
 import { headOf } from './RequestHead';
 import { throttleKey } from './rawHeaders';
 import { readableHost } from './readableHost';
+import { UNREADABLE_HOSTS } from './readableHost.testing';
 import { singleQuery } from './singleQuery';
 
 describe('bearerToken', () => {
@@ -116,20 +117,7 @@ describe('readableHost', () => {
       '[::1]:80',
       'my-pc.local',
     ];
-    const refused = [
-      '127.0.0.1:abc',
-      'localhost:1@evil.example',
-      'localhost:80 evil',
-      '127.0.0.1:99999',
-      '127.0.0.1:',
-      '127.0.0.1/x',
-      'user@localhost',
-      '127.0.0.%31',
-      'localhost:8080:80',
-      '[::1]evil',
-      '[0:0:0:0:0:0:0:1]',
-      'localhost#x',
-    ];
+    const refused = [...UNREADABLE_HOSTS, '[0:0:0:0:0:0:0:1]', 'localhost#x'];
     for (const host of taken) expect(readableHost(host), String(host)).toBe(true);
     for (const host of refused) expect(readableHost(host), host).toBe(false);
   });

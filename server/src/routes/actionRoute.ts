@@ -1,7 +1,7 @@
 import { actionSchema, contract, MAX_JSON } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { ActionDispatcher } from '../actions/ActionDispatcher';
-import type { Outcome } from '../actions/recentActions';
+import type { Outcome } from '../actions/Outcome';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import { headerCheck } from '../guards/contractHeaders';

@@ -32,8 +32,8 @@ function tooLarge(max: number): BridgeError {
 /**
  * Reads a Node request's body straight from the socket's request (not through a web stream),
  * refusing (413) as soon as more than `max` bytes arrived. The listeners stay until the request
- * is dropped (removing four per request cost more than the rest of the read); after the promise
- * has settled they only drop what still arrives.
+ * is dropped instead of being removed one by one: after the promise has settled they only drop
+ * what still arrives.
  */
 export function readIncoming(incoming: IncomingMessage, max: number): Promise<string> {
   return new Promise((resolve, reject) => {
