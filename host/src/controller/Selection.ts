@@ -73,13 +73,15 @@ export class Selection {
     });
   }
 
-  /** Chooses the model of the current conversation and of the next ones. */
+  /**
+   * Chooses the model of the current conversation and of the next ones. Both writes keep only
+   * their last value of the turn and run together before its commit (HostStore.setKv), so no
+   * savepoint is needed to keep them together, and a burst of switches writes once.
+   */
   setModel(modelId: string): void {
     this.modelId = modelId;
-    this.store.transaction(() => {
-      this.store.setKv(KV_MODEL, modelId);
-      this.store.setConversationModel(this.conversationId, modelId);
-    });
+    this.store.setKv(KV_MODEL, modelId);
+    this.store.setConversationModel(this.conversationId, modelId);
   }
 
   /** Creates (but does not select) a conversation. */

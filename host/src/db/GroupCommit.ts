@@ -1,13 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { LastValueWrites } from './LastValueWrites';
 
-interface Waiter {
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
+/** Told once the turn ended: with no argument when its writes are committed, else the error. */
+export type CommitWaiter = (failure?: unknown) => void;
 
 /** The current event-loop turn: who waits for its end, and its transaction if it wrote. */
 interface Turn {
-  readonly waiters: Waiter[];
+  readonly waiters: CommitWaiter[];
   /** Whether the turn has written (its BEGIN ran); a turn that only answered has not. */
   began: boolean;
   /** Why SQLite ended the turn's transaction before its commit (a failed write), if it did. */
@@ -34,6 +33,9 @@ interface Turn {
  * server's CPU per 409 (docs/PERFORMANCE.md, "Request rate"); one idle request waits one
  * `setImmediate`.
  *
+ * Writes of which only the last value counts ({@link writeLast}) wait in memory until any
+ * other statement of the store runs or the turn commits, so a turn writes each of them once.
+ *
  * A COMMIT that fails (disk full, an I/O error) rolls the whole turn back and rejects every
  * {@link whenCommitted} of it; nobody waiting, the error goes to `onError`.
  */
@@ -45,6 +47,9 @@ export class GroupCommit {
   private readonly savepoint: Statement;
   private readonly release: Statement;
   private readonly rollbackTo: Statement;
+  private readonly last = new LastValueWrites();
+  /** How many {@link atomically} calls are running: a write inside one must not wait. */
+  private depth = 0;
 
   constructor(
     private readonly db: Database,
@@ -66,14 +71,18 @@ export class GroupCommit {
    */
   atomically<T>(fn: () => T): T {
     if (this.beforeWrite()) {
+      this.depth++;
       try {
         return fn();
       } catch (error) {
         this.abandonTurn();
         throw error;
+      } finally {
+        this.depth--;
       }
     }
     this.savepoint.run();
+    this.depth++;
     try {
       const result = fn();
       this.release.run();
@@ -86,7 +95,31 @@ export class GroupCommit {
         this.release.run();
       }
       throw error;
+    } finally {
+      this.depth--;
     }
+  }
+
+  /**
+   * A write of which only the last value counts, under `key` (what it overwrites): held until
+   * another statement of the store runs or the turn commits, replacing the one held for the
+   * same key. Inside {@link atomically} (or someone else's transaction) it runs at once, so a
+   * rollback there undoes it. `write` must not fail but for the disk (a plain UPDATE or upsert
+   * of one row): if it does, the turn is treated as failed.
+   */
+  writeLast(key: string, write: () => void): void {
+    // Opened, not beforeWrite: the writes held already stay held (they touch other keys).
+    this.open();
+    if (this.depth > 0 || this.turn?.began !== true) {
+      write();
+      return;
+    }
+    this.last.set(key, write);
+  }
+
+  /** Call before reading a table that {@link writeLast} writes to: runs what waits. */
+  beforeRead(): void {
+    if (this.last.waiting) this.beforeWrite();
   }
 
   /**
@@ -94,6 +127,14 @@ export class GroupCommit {
    * true when this call opened it, so nothing but what follows is in it yet.
    */
   beforeWrite(): boolean {
+    const opened = this.open();
+    // Writes held by writeLast run before any other statement, in the transaction.
+    if (this.last.waiting) this.last.run();
+    return opened;
+  }
+
+  /** Opens the turn's transaction unless one is open; true when this call opened it. */
+  private open(): boolean {
     const { turn } = this;
     if (turn === undefined || !turn.began) {
       // Someone else's transaction (a migration): its writes are its own to commit.
@@ -135,9 +176,19 @@ export class GroupCommit {
    * with the error if their commit fails.
    */
   whenCommitted(): Promise<void> {
+    return new Promise((resolve, reject) =>
+      this.afterCommit((failure) => (failure === undefined ? resolve() : reject(failure))),
+    );
+  }
+
+  /**
+   * {@link whenCommitted} as a callback: `waiter` is called at the end of the current turn with
+   * no argument once its writes (if any) are committed, or with the error if their commit
+   * failed. For the answer path, which then settles one promise of its own instead of chaining.
+   */
+  afterCommit(waiter: CommitWaiter): void {
     this.turn ??= this.newTurn(false);
-    const { waiters } = this.turn;
-    return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+    this.turn.waiters.push(waiter);
   }
 
   /** Commits the pending writes now (close, or a test about to read the file from elsewhere). */
@@ -152,18 +203,20 @@ export class GroupCommit {
     }
     if (turn.began && failure === undefined) {
       try {
+        this.last.run();
         this.commit.run();
       } catch (error) {
         failure = error;
       }
     }
     if (failure === undefined) {
-      for (const waiter of turn.waiters) waiter.resolve();
+      for (const waiter of turn.waiters) waiter();
       return;
     }
+    this.last.drop();
     // A COMMIT refused for a deferred constraint leaves the transaction open; end it.
     if (this.db.inTransaction) this.rollback.run();
     if (turn.waiters.length === 0) this.onError(failure);
-    for (const waiter of turn.waiters) waiter.reject(failure);
+    for (const waiter of turn.waiters) waiter(failure);
   }
 }

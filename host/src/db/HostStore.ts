@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { GroupCommit } from './GroupCommit';
+import { type CommitWaiter, GroupCommit } from './GroupCommit';
 
 /** Options of {@link HostStore}. */
 export interface HostStoreOptions {
@@ -119,6 +119,11 @@ export class HostStore {
     return this.group.whenCommitted();
   }
 
+  /** {@link whenCommitted} as a callback, told the commit's error if it failed. */
+  afterCommit(waiter: CommitWaiter): void {
+    this.group.afterCommit(waiter);
+  }
+
   /** Commits the pending writes now instead of at the end of the turn. */
   commitNow(): void {
     this.group.commitNow();
@@ -141,13 +146,16 @@ export class HostStore {
 
   /** Every conversation, newest first. */
   conversations(): ConversationRow[] {
+    this.group.beforeRead();
     return this.s.conversations.all() as ConversationRow[];
   }
   conversation(id: string): ConversationRow | undefined {
+    this.group.beforeRead();
     return this.s.conversation.get(id) as ConversationRow | undefined;
   }
   /** The newest conversation of a project. */
   latestConversation(projectId: string): ConversationRow | undefined {
+    this.group.beforeRead();
     return this.s.latestConversation.get(projectId) as ConversationRow | undefined;
   }
   insertConversation(row: ConversationRow): void {
@@ -162,9 +170,9 @@ export class HostStore {
     this.group.beforeWrite();
     this.s.setConversationLeaf.run(leafId, id);
   }
+  /** Only the last model set in a turn is written (GroupCommit.writeLast). */
   setConversationModel(id: string, modelId: string): void {
-    this.group.beforeWrite();
-    this.s.setConversationModel.run(modelId, id);
+    this.group.writeLast(`model\0${id}`, () => this.s.setConversationModel.run(modelId, id));
   }
   /** Deletes a conversation; the schema cascades to its messages, attachments and approvals. */
   deleteConversation(id: string): void {
@@ -265,12 +273,13 @@ export class HostStore {
   }
 
   kv(key: string): string | undefined {
+    this.group.beforeRead();
     const row = this.s.kv.get(key) as { value: string } | undefined;
     return row?.value;
   }
+  /** Only the last value set for a key in a turn is written (GroupCommit.writeLast). */
   setKv(key: string, value: string): void {
-    this.group.beforeWrite();
-    this.s.setKv.run(key, value);
+    this.group.writeLast(`kv\0${key}`, () => this.s.setKv.run(key, value));
   }
 
   /** Commits what is pending, then closes the database. Idempotent. */

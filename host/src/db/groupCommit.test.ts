@@ -131,7 +131,8 @@ describe('group commit', () => {
     const committed = <T>(task: () => T) =>
       executor.run(() => ({ value: task(), done: store.whenCommitted() })).then(({ done }) => done);
     const before = committed(() => store.setKv('t1', 'before'));
-    const full = committed(() => store.setKv('t2', 'x'.repeat(100_000)));
+    // Not setKv: its write waits for the commit (writeLast); this one fails where it is made.
+    const full = committed(() => store.setSetting('t2', 'x'.repeat(100_000)));
     const after = committed(() => store.setKv('t3', 'after'));
     await expect(full).rejects.toMatchObject({ code: 'SQLITE_FULL' });
     // 'before' was rolled back with the turn: answering it would be a lie.

@@ -1,7 +1,6 @@
 interface QueuedTask {
-  readonly task: () => unknown;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (reason: unknown) => void;
+  readonly task: () => void;
+  readonly onThrow: (reason: unknown) => void;
 }
 
 /**
@@ -27,14 +26,20 @@ export class MainExecutor {
    * another task runs after it (and after everything queued before it), never nested.
    */
   run<T>(task: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ task, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.draining) {
-        this.draining = true;
-        // Deferred even when idle, so a caller never has a task run inside its own stack frame.
-        queueMicrotask(() => this.drain());
-      }
-    });
+    return new Promise<T>((resolve, reject) => this.post(() => resolve(task()), reject));
+  }
+
+  /**
+   * {@link run} without a promise: queues `task`, and hands what it throws to `onThrow`. For a
+   * caller that settles a promise of its own later (ChatController.runCommitted).
+   */
+  post(task: () => void, onThrow: (reason: unknown) => void): void {
+    this.queue.push({ task, onThrow });
+    if (!this.draining) {
+      this.draining = true;
+      // Deferred even when idle, so a caller never has a task run inside its own stack frame.
+      queueMicrotask(() => this.drain());
+    }
   }
 
   /** Resolves once no task is queued or running. */
@@ -53,9 +58,9 @@ export class MainExecutor {
       const next = this.queue[this.head]!;
       this.head++;
       try {
-        next.resolve(next.task());
+        next.task();
       } catch (error) {
-        next.reject(error);
+        next.onThrow(error);
       }
     }
     this.queue.length = 0;
