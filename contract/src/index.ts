@@ -15,6 +15,7 @@ export {
   actionResultSchemas,
   actionSchema,
   isSensitiveAction,
+  parseAction,
   SENSITIVE_ACTIONS,
   uploadResponseSchema,
 } from './actions';
@@ -53,6 +54,7 @@ export {
   stateEventSchema,
   streamEventSchema,
 } from './events';
+export { type Accepts, fastAccept } from './fastAccept';
 export type { DeclaredHeader } from './headers';
 export { bearerHeaderSchema, HEADER_REFUSALS, headersOf, isPublicRoute } from './headers';
 export type { SessionGuard, SessionIdentity } from './identity';

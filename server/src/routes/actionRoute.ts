@@ -1,4 +1,4 @@
-import { actionSchema, contract, MAX_JSON } from '@webbridge/contract';
+import { contract, MAX_JSON, parseAction } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { ActionDispatcher } from '../actions/ActionDispatcher';
 import type { Outcome } from '../actions/Outcome';
@@ -28,7 +28,7 @@ export function actionHandler(dispatcher: ActionDispatcher): ActionHandler {
   const checkHeaders = headerCheck(contract.action);
   return async (head, read) => {
     checkHeaders(head);
-    const parsed = actionSchema.safeParse(await readJsonBody(head, MAX_JSON, read));
+    const parsed = parseAction(await readJsonBody(head, MAX_JSON, read));
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
       throw new BridgeError('invalid_request', 'The request does not match the protocol.', { issues });
