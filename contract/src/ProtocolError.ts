@@ -53,15 +53,16 @@ export class ProtocolError extends Error {
 export function problemBody(error: unknown): Problem {
   const known =
     error instanceof ProtocolError ? error : new ProtocolError('internal', 'Something went wrong.');
-  return {
+  const body: Problem = {
     type: problemType(known.code),
     title: ERROR_TITLE[known.code],
     status: known.status,
     detail: known.message,
     code: known.code,
-    ...(known.extras.issues ? { issues: known.extras.issues } : {}),
-    ...(known.extras.current ? { current: known.extras.current } : {}),
   };
+  if (known.extras.issues) body.issues = known.extras.issues;
+  if (known.extras.current) body.current = known.extras.current;
+  return body;
 }
 
 /**

@@ -13,7 +13,7 @@ export type Accepts = (value: unknown) => boolean;
  * It must never say yes where zod says no, and the value it takes must be what zod would have
  * returned. So it knows only the kinds and checks below, with zod 3's own semantics, and only
  * schemas with no transform, default or catch (their output equals their input for JSON):
- * strict objects, discriminated unions of them, strings with `min`/`max`/`length`, numbers with
+ * strict objects, discriminated unions of them, strings with `min`/`max`/`length`/`regex`, numbers with
  * `int`/`min`/`max`/`finite`, literals, enums, booleans, arrays with length bounds, optionals.
  * Anything else gives undefined, and the caller parses with zod. tests/properties/
  * fastAccept.test.ts holds it to zod on generated values.
@@ -43,16 +43,26 @@ function stringCheck(schema: z.ZodString): Accepts | undefined {
   if (schema._def.coerce) return undefined;
   let min = 0;
   let max = Number.POSITIVE_INFINITY;
+  const patterns: RegExp[] = [];
   for (const check of schema._def.checks) {
-    if (check.kind === 'min') min = Math.max(min, check.value);
+    if (check.kind === 'regex') patterns.push(check.regex);
+    else if (check.kind === 'min') min = Math.max(min, check.value);
     else if (check.kind === 'max') max = Math.min(max, check.value);
     else if (check.kind === 'length') {
       min = Math.max(min, check.value);
       max = Math.min(max, check.value);
     } else return undefined;
   }
-  // zod 3 measures `.length` (UTF-16 code units), as this does.
-  return (value) => typeof value === 'string' && value.length >= min && value.length <= max;
+  // zod 3 measures `.length` (UTF-16 code units), as this does, and resets a pattern's
+  // lastIndex before each test (a global pattern would otherwise resume where it stopped).
+  return (value) => {
+    if (typeof value !== 'string' || value.length < min || value.length > max) return false;
+    for (const pattern of patterns) {
+      pattern.lastIndex = 0;
+      if (!pattern.test(value)) return false;
+    }
+    return true;
+  };
 }
 
 function numberCheck(schema: z.ZodNumber): Accepts | undefined {

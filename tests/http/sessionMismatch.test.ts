@@ -60,4 +60,25 @@ describe('409 session_mismatch', () => {
     const response = await postAction(h, { action: 'send', text: 'now it lands', ...guardOf(before) });
     expect(response.status).toBe(200);
   });
+
+  it('a 409 repeated while the identity moves names the identity current at each answer', async () => {
+    const stale = {
+      action: 'stop',
+      ...guardOf(before),
+      sessionRevision: before.sessionRevision + 100,
+    } as Action;
+    const first = await problemOf(await postAction(h, stale));
+    expect(first.current).toEqual(guardOf(before));
+    // Answered the same way while nothing moves...
+    expect((await problemOf(await postAction(h, stale))).current).toEqual(guardOf(before));
+    // ...and naming the new place once it has moved.
+    expect((await postAction(h, { action: 'newConversation' })).status).toBe(200);
+    const moved = await getState(h);
+    expect(moved.sessionRevision).not.toBe(before.sessionRevision);
+    expect((await problemOf(await postAction(h, stale))).current).toEqual(guardOf(moved));
+    expect(
+      (await postAction(h, { action: 'selectConversation', conversationId: before.conversationId })).status,
+    ).toBe(200);
+    expect((await problemOf(await postAction(h, stale))).current).toEqual(guardOf(await getState(h)));
+  });
 });

@@ -3,7 +3,9 @@ import {
   type ActionName,
   type ActionOf,
   actionSchema,
+  contract,
   fastAccept,
+  headersOf,
   MAX_MESSAGE_TEXT,
   parseAction,
 } from '@webbridge/contract';
@@ -172,9 +174,53 @@ describe('fastAccept: the fast test of an action against zod (property)', () => 
     }
   });
 
+  it('agrees with zod on every header the contract declares (patterns included)', () => {
+    const schemas = Object.values(contract).flatMap(
+      (route) => Object.values(headersOf(route)) as z.ZodTypeAny[],
+    );
+    const fragment = fc.constantFrom(
+      'Bearer',
+      'bearer',
+      ' ',
+      '\t',
+      'x',
+      'code-1',
+      ',',
+      'application/json',
+      ';',
+      'charset=utf-8',
+      '1',
+      '0',
+      '\n',
+      'é',
+    );
+    const header = fc.oneof(
+      fc.string(),
+      fc.array(fragment, { maxLength: 6 }).map((parts) => parts.join('')),
+    );
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(...schemas), header, (schema, value) => {
+        const fast = fastAccept(schema)!(value);
+        if (fast) accepted++;
+        expect(fast).toBe(schema.safeParse(value).success);
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('tests a global pattern from its start every time, as zod does', () => {
+    const schema = z.string().regex(/a/g);
+    const accepts = fastAccept(schema)!;
+    for (const value of ['a', 'a', 'ba', 'a'])
+      expect(accepts(value), value).toBe(schema.safeParse(value).success);
+  });
+
   it('leaves to zod what it does not know (a transform, a refinement, a stripping object)', () => {
     expect(fastAccept(z.string().trim())).toBeUndefined();
     expect(fastAccept(z.string().email())).toBeUndefined();
+    expect(fastAccept(z.string().startsWith('a'))).toBeUndefined();
     expect(fastAccept(z.number().multipleOf(2))).toBeUndefined();
     expect(fastAccept(z.object({ a: z.string() }))).toBeUndefined();
     expect(fastAccept(z.object({ a: z.string().default('x') }).strict())).toBeUndefined();

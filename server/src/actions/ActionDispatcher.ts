@@ -22,6 +22,8 @@ import type { RecentActions } from './recentActions';
  * same host (BridgeMemory.ts).
  */
 export class ActionDispatcher {
+  private lastMismatch: BridgeError | undefined;
+
   constructor(
     private readonly host: HostAdapter,
     private readonly media: MediaRegistry,
@@ -81,6 +83,23 @@ export class ActionDispatcher {
     );
   }
 
+  /**
+   * The 409 naming the identity current now. One refusal per identity, kept until it moves:
+   * a client that keeps sending against an old identity gets the same (immutable) error, whose
+   * problem body is then serialised once (errors/renderProblem.ts).
+   */
+  private mismatch(state: Projection): BridgeError {
+    const last = this.lastMismatch;
+    if (last !== undefined && sameIdentity(last.extras.current, state)) return last;
+    const error = new BridgeError(
+      'session_mismatch',
+      'The session changed since this action was made; nothing was done.',
+      { current: identityOf(state) },
+    );
+    this.lastMismatch = error;
+    return error;
+  }
+
   /** One task on the host's executor; what it throws becomes the outcome's error too. */
   private run(action: Action): Promise<Outcome> {
     return this.host.runOnMain((): Outcome => {
@@ -95,8 +114,8 @@ export class ActionDispatcher {
   /** Runs on the main executor: check, then apply. Must not await. */
   private apply(action: Action): Outcome {
     if (isSensitiveAction(action)) {
-      const mismatch = identityMismatch(action, this.host.readState());
-      if (mismatch) return { ok: false, error: mismatch };
+      const state = this.host.readState();
+      if (!madeAgainst(action, state)) return { ok: false, error: this.mismatch(state) };
     }
     switch (action.action) {
       case 'refreshMedia': {
@@ -130,20 +149,23 @@ function respond(handlers: HostActionHandlers, action: ActionOf<HostActionName>)
   return { action: action.action, result: handler(action) } as ActionResponse;
 }
 
-/** The 409 to answer unless the action was made against the identity that is current now. */
-function identityMismatch(action: SensitiveAction, state: Projection): BridgeError | undefined {
-  const matches =
+/** Whether an action was made against the identity that is current now (else 409). */
+function madeAgainst(action: SensitiveAction, state: Projection): boolean {
+  return (
     action.sessionRevision === state.sessionRevision &&
     action.conversationId === state.conversationId &&
     action.projectId === state.projectId &&
-    (action.instanceId === undefined || action.instanceId === state.instanceId);
-  if (matches) return undefined;
-  return new BridgeError(
-    'session_mismatch',
-    'The session changed since this action was made; nothing was done.',
-    {
-      current: identityOf(state),
-    },
+    (action.instanceId === undefined || action.instanceId === state.instanceId)
+  );
+}
+
+function sameIdentity(identity: SessionIdentity | undefined, state: Projection): boolean {
+  return (
+    identity !== undefined &&
+    identity.instanceId === state.instanceId &&
+    identity.sessionRevision === state.sessionRevision &&
+    identity.conversationId === state.conversationId &&
+    identity.projectId === state.projectId
   );
 }
 

@@ -1,4 +1,4 @@
-import { PROBLEM_CONTENT_TYPE, problemBody, problemHeaders } from '@webbridge/contract';
+import { PROBLEM_CONTENT_TYPE, ProtocolError, problemBody, problemHeaders } from '@webbridge/contract';
 
 /** A problem answer before it is put on a transport: status, headers and JSON body. */
 export interface ProblemReply {
@@ -13,17 +13,34 @@ export interface ProblemReply {
  * `Response`, the Node listener's action lane writes it to Node's response.
  */
 export function problemReply(error: unknown, headers: Record<string, string> = {}): ProblemReply {
-  const body = problemBody(error);
+  const { status, json } = serialised(error);
   return {
-    status: body.status,
+    status,
     headers: {
       'Content-Type': PROBLEM_CONTENT_TYPE,
       'Cache-Control': 'no-store',
       ...headers,
       ...problemHeaders(error),
     },
-    body: JSON.stringify(body),
+    body: json,
   };
+}
+
+/**
+ * Problem bodies already written, by error. A protocol error never changes once made, and the
+ * dispatcher answers every action made against the same old identity with the same 409
+ * (ActionDispatcher.mismatch), so a client that keeps sending gets one serialisation, not one
+ * per request. Weak: an error nobody holds any more takes its body with it.
+ */
+const SERIALISED = new WeakMap<ProtocolError, { readonly status: number; readonly json: string }>();
+
+function serialised(error: unknown): { readonly status: number; readonly json: string } {
+  const known = error instanceof ProtocolError ? SERIALISED.get(error) : undefined;
+  if (known !== undefined) return known;
+  const body = problemBody(error);
+  const fresh = { status: body.status, json: JSON.stringify(body) };
+  if (error instanceof ProtocolError) SERIALISED.set(error, fresh);
+  return fresh;
 }
 
 /** Renders an error as an RFC 9457 problem+json response (see {@link problemReply}). */

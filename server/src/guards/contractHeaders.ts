@@ -1,5 +1,5 @@
 import type { AppRoute } from '@ts-rest/core';
-import { contract, HEADER_REFUSALS, headersOf, isPublicRoute } from '@webbridge/contract';
+import { contract, fastParser, HEADER_REFUSALS, headersOf, isPublicRoute } from '@webbridge/contract';
 import type { z } from 'zod';
 import { BridgeError } from '../errors/BridgeError';
 import type { RequestHead } from './RequestHead';
@@ -56,13 +56,15 @@ export function requestHeader(head: RequestHead, name: string): string | undefin
  * its refusals stays what docs/PROTOCOL.md §3 lists.
  */
 export function headerCheck(route: AppRoute): (head: RequestHead) => void {
-  const checks = Object.entries(headersOf(route)).filter(([name]) => name !== 'authorization') as [
-    keyof typeof HEADER_REFUSALS,
-    z.ZodTypeAny,
-  ][];
+  const checks = (
+    Object.entries(headersOf(route)).filter(([name]) => name !== 'authorization') as [
+      keyof typeof HEADER_REFUSALS,
+      z.ZodTypeAny,
+    ][]
+  ).map(([name, schema]) => [name, fastParser(schema)] as const);
   return (head) => {
-    for (const [name, schema] of checks) {
-      const checked = schema.safeParse(requestHeader(head, name));
+    for (const [name, parse] of checks) {
+      const checked = parse(requestHeader(head, name));
       if (checked.success) continue;
       throw new BridgeError(
         HEADER_REFUSALS[name],
