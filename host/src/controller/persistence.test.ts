@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { EchoModel } from '../models/EchoModel';
 import { onMain, testController, waitForIdle, waitForState } from '../testing/testController';
 import type { ChatController } from './ChatController';
 
@@ -38,6 +39,43 @@ describe('persistence', () => {
       ['patch_file', true, true],
       ['run_command', true, false],
     ]);
+  });
+
+  it('keeps the model of each conversation and the current one across switches in one turn and a restart', () => {
+    // A second provider, so that a switch is a real change.
+    const echo = new EchoModel();
+    const providers = [
+      {
+        id: 'echo-b',
+        models: echo.models.map((m) => ({ ...m, id: 'echo-b', name: 'Echo B', provider: 'echo-b' })),
+        followsToolResults: false,
+        stream: echo.stream.bind(echo),
+      },
+    ];
+    const { controller, dataDir } = testController({ providers });
+    const first = controller.readState().conversationId;
+    // All in one turn: the model's writes are held (GroupCommit.writeLast) and must still be
+    // read back by the conversation switches in between.
+    controller.conversations.setModel('echo-b');
+    controller.conversations.setModel('echo');
+    controller.conversations.setModel('echo-b');
+    const { conversationId: second } = controller.conversations.newConversation();
+    controller.conversations.setModel('echo');
+    controller.conversations.selectConversation(first);
+    expect(controller.readState().models.current).toBe('echo-b');
+    controller.conversations.selectConversation(second);
+    expect(controller.readState().models.current).toBe('echo');
+    controller.conversations.selectConversation(first);
+    // Still held when the controller closes: closing writes it.
+    controller.conversations.setModel('echo');
+    controller.close();
+
+    const reopened = testController({ dataDir, providers }).controller;
+    open.push(reopened);
+    expect(reopened.readState().conversationId).toBe(first);
+    expect(reopened.readState().models.current).toBe('echo');
+    reopened.conversations.selectConversation(second);
+    expect(reopened.readState().models.current).toBe('echo');
   });
 
   it('restores conversations, messages, branches and the current selection after a restart', async () => {
