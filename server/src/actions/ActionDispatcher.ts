@@ -159,6 +159,7 @@ function madeAgainst(action: SensitiveAction, state: Projection): boolean {
   );
 }
 
+/** Whether a 409 made earlier still names the identity current now. */
 function sameIdentity(identity: SessionIdentity | undefined, state: Projection): boolean {
   return (
     identity !== undefined &&
