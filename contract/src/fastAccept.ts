@@ -39,11 +39,21 @@ export function fastAccept(schema: z.ZodTypeAny): Accepts | undefined {
   return undefined;
 }
 
-function stringCheck(schema: z.ZodString): Accepts | undefined {
-  if (schema._def.coerce) return undefined;
+/** What a zod 3 string's checks ask, gathered: its length bounds, its patterns, other kinds. */
+export interface StringRules {
+  readonly min: number;
+  readonly max: number;
+  readonly patterns: readonly RegExp[];
+  /** The kinds of the checks besides these (`email`, `trim`...). */
+  readonly others: readonly string[];
+}
+
+/** Reads a zod 3 string's checks (this check, and the fuzzer's generator of strings). */
+export function stringRules(schema: z.ZodString): StringRules {
   let min = 0;
   let max = Number.POSITIVE_INFINITY;
   const patterns: RegExp[] = [];
+  const others: string[] = [];
   for (const check of schema._def.checks) {
     if (check.kind === 'regex') patterns.push(check.regex);
     else if (check.kind === 'min') min = Math.max(min, check.value);
@@ -51,8 +61,15 @@ function stringCheck(schema: z.ZodString): Accepts | undefined {
     else if (check.kind === 'length') {
       min = Math.max(min, check.value);
       max = Math.min(max, check.value);
-    } else return undefined;
+    } else others.push(check.kind);
   }
+  return { min, max, patterns, others };
+}
+
+function stringCheck(schema: z.ZodString): Accepts | undefined {
+  if (schema._def.coerce) return undefined;
+  const { min, max, patterns, others } = stringRules(schema);
+  if (others.length > 0) return undefined;
   // zod 3 measures `.length` (UTF-16 code units), as this does, and resets a pattern's
   // lastIndex before each test (a global pattern would otherwise resume where it stopped).
   return (value) => {

@@ -54,7 +54,7 @@ export {
   stateEventSchema,
   streamEventSchema,
 } from './events';
-export { type Accepts, fastAccept, fastParser } from './fastAccept';
+export { type Accepts, fastAccept, fastParser, type StringRules, stringRules } from './fastAccept';
 export type { DeclaredHeader } from './headers';
 export { bearerHeaderSchema, HEADER_REFUSALS, headersOf, isPublicRoute } from './headers';
 export type { SessionGuard, SessionIdentity } from './identity';

@@ -1,3 +1,4 @@
+import { stringRules } from '@webbridge/contract';
 import fc from 'fast-check';
 import { z } from 'zod';
 
@@ -49,21 +50,11 @@ function fit(s: string, min: number, max: number): string {
 
 /** Random strings in [min, max], with the boundary lengths min, min+1, max-1 and max likely. */
 function stringArbitrary(schema: z.ZodString, maxLength: number): fc.Arbitrary<string> {
-  let min = 0;
-  let max = Number.POSITIVE_INFINITY;
   // Character-class patterns (`^[^…]*$`): a character that fails one alone is dropped.
-  const patterns: RegExp[] = [];
-  for (const check of schema._def.checks) {
-    if (check.kind === 'regex') patterns.push(check.regex);
-    else if (check.kind === 'min') min = Math.max(min, check.value);
-    else if (check.kind === 'max') max = Math.min(max, check.value);
-    else if (check.kind === 'length') {
-      min = check.value;
-      max = check.value;
-    } else if (check.kind !== 'trim') {
-      throw new Error(`zodArbitrary: string check "${check.kind}" is not supported`);
-    }
-  }
+  const { min, max, patterns, others } = stringRules(schema);
+  const unsupported = others.find((kind) => kind !== 'trim');
+  if (unsupported !== undefined)
+    throw new Error(`zodArbitrary: string check "${unsupported}" is not supported`);
   const randomMax = Math.min(max, min + maxLength);
   const random = fc
     .string({ minLength: min, maxLength: randomMax, unit: UNIT })

@@ -6,6 +6,7 @@ import { ChatController } from '../controller/ChatController';
 import { HostStore } from '../db/HostStore';
 import { openDatabase } from '../db/openDatabase';
 import { MainExecutor } from '../executor/MainExecutor';
+import { breakThisTurnsCommit } from '../testing/failingCommit';
 import { tempDir } from '../testing/testController';
 import { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { createHostAdapter } from './createHostAdapter';
@@ -74,10 +75,7 @@ describe('an action answered through runOnMain', () => {
     // only COMMIT checks.
     const sibling = adapter.runOnMain(() => {
       store.setKv('probe', 'x');
-      store.db.pragma('defer_foreign_keys = ON');
-      store.db
-        .prepare(`INSERT INTO conversations (id, project_id, title, created_at) VALUES ('c', 'none', '', 0)`)
-        .run();
+      breakThisTurnsCommit(store);
     });
     await expect(rename).rejects.toThrow(/FOREIGN KEY/);
     await expect(sibling).rejects.toThrow(/FOREIGN KEY/);

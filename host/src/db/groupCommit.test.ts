@@ -2,6 +2,7 @@ import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MainExecutor } from '../executor/MainExecutor';
+import { breakThisTurnsCommit } from '../testing/failingCommit';
 import { tempDir } from '../testing/testController';
 import { HostStore } from './HostStore';
 import { openDatabase } from './openDatabase';
@@ -101,13 +102,7 @@ describe('group commit', () => {
     const { store, reader, errors } = storeAndReader();
     store.setKv('t1', 'innocent');
     const first = store.whenCommitted();
-    // A deferred foreign key is checked at COMMIT: the one honest way to make COMMIT itself fail.
-    store.db.pragma('defer_foreign_keys = ON');
-    store.db
-      .prepare(
-        `INSERT INTO conversations (id, project_id, title, created_at) VALUES ('c', 'no such project', '', 0)`,
-      )
-      .run();
+    breakThisTurnsCommit(store);
     const second = store.whenCommitted();
     await expect(first).rejects.toThrow(/FOREIGN KEY/);
     await expect(second).rejects.toThrow(/FOREIGN KEY/);
@@ -149,12 +144,7 @@ describe('group commit', () => {
   it('reports a failed commit nobody waits for (a streamed word) through onCommitError', async () => {
     const { store, errors } = storeAndReader();
     store.setKv('t1', 'x');
-    store.db.pragma('defer_foreign_keys = ON');
-    store.db
-      .prepare(
-        `INSERT INTO conversations (id, project_id, title, created_at) VALUES ('c', 'no such project', '', 0)`,
-      )
-      .run();
+    breakThisTurnsCommit(store);
     await nextTurn();
     await nextTurn();
     expect(errors).toHaveLength(1);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { breakThisTurnsCommit } from '../testing/failingCommit';
 import { tempDir } from '../testing/testController';
 import { HostStore } from './HostStore';
 import { openDatabase } from './openDatabase';
@@ -101,12 +102,7 @@ describe('writes of which only the last value counts (setKv, setConversationMode
   it('are dropped with a turn whose commit fails, and not written by the next turn', async () => {
     const { store, reader } = setUp();
     store.setKv('model', 'b');
-    store.db.pragma('defer_foreign_keys = ON');
-    store.db
-      .prepare(
-        `INSERT INTO conversations (id, project_id, title, created_at) VALUES ('x', 'no such project', '', 0)`,
-      )
-      .run();
+    breakThisTurnsCommit(store);
     await expect(store.whenCommitted()).rejects.toThrow(/FOREIGN KEY/);
     store.setSetting('theme', 'dark');
     await store.whenCommitted();
