@@ -222,22 +222,39 @@ describe('attachments, approvals and the 409 flow in Chromium', () => {
     // The host moves away just before the page's send arrives, as if the phone's user had
     // switched at the same moment: the real host answers 409.
     let switched = false;
+    // What the page's actions met, said if the dialog does not come.
+    const seen: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/action')) seen.push(`answered ${response.status()}`);
+    });
     await page.route('**/api/action', async (route) => {
-      if (!switched && route.request().postDataJSON()?.action === 'send') {
-        switched = true;
-        await act(h, { action: 'selectConversation', conversationId: other });
+      try {
+        const action = route.request().postDataJSON()?.action;
+        seen.push(`sent ${action}`);
+        if (!switched && action === 'send') {
+          switched = true;
+          await act(h, { action: 'selectConversation', conversationId: other });
+          seen.push('host moved');
+        }
+      } catch (error) {
+        seen.push(`route failed: ${String(error)}`);
+      } finally {
+        // Never left hanging, whatever happened above.
+        await route.continue();
       }
-      await route.continue();
     });
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('where does this go?');
-    // Enter sends only once the page may send: the previous test's reply (the echo model
-    // answering the tool's result) can still be streaming in this conversation under load,
-    // and a press before it ends does nothing.
-    await expect.poll(() => page.locator('button.send').isEnabled(), { timeout: 15_000 }).toBe(true);
-    await box.press('Enter');
+    // The Send button, by its name: while a reply runs (the previous test's can still be
+    // streaming here under load) the same place holds an enabled Stop button of the same
+    // class, and Enter does nothing. Two clean-clone CI runs timed out here after waiting for
+    // `button.send` to be enabled (which the Stop button is) and pressing Enter: the likely
+    // cause, read from the code (Composer.tsx), not seen in a failing run.
+    await page.getByRole('button', { name: 'Send', exact: true }).click({ timeout: 15_000 });
     const dialog = page.getByRole('alertdialog');
-    await dialog.waitFor();
+    await dialog.waitFor({ timeout: 15_000 }).catch((error: unknown) => {
+      throw new Error(`no confirmation; the page's actions: ${seen.join(', ') || 'none'}`, { cause: error });
+    });
     expect(await dialog.textContent()).toContain('“Elsewhere”');
     await shot(page, 'desktop-409-confirm');
     // Nothing was sent anywhere, and the text is still there.
