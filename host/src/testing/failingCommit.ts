@@ -1,5 +1,8 @@
 import type { HostStore } from '../db/HostStore';
 
+/** How many conversations were made to break a commit: each gets its own id. */
+let broken = 0;
+
 /**
  * Makes the current turn's COMMIT fail, the one honest way to make COMMIT itself fail: a
  * deferred foreign key, which only COMMIT checks, broken by a conversation of a project that
@@ -13,5 +16,5 @@ export function breakThisTurnsCommit(store: HostStore): void {
     .prepare(
       `INSERT INTO conversations (id, project_id, title, created_at) VALUES (?, 'no such project', '', 0)`,
     )
-    .run(`broken-${Math.random().toString(36).slice(2)}`);
+    .run(`broken-${++broken}`);
 }

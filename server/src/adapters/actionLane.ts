@@ -90,16 +90,21 @@ export function actionLane(deps: ActionLaneDeps): NodeLane {
   };
 }
 
-/** An answer ready for Node's response: a result, or a problem (`problemReply`). */
+/**
+ * An answer ready for Node's response: a result, or a problem (`problemReply`). Its headers are
+ * its own object (`apiHeaders` and `problemReply` make a new one each time), so the length is
+ * added to it rather than to one more copy.
+ */
 interface Answer {
   readonly status: number;
-  readonly headers: Record<string, string>;
+  readonly headers: Record<string, string | number>;
   readonly body: string;
 }
 
 /** Writes an answer with its length; returns its status for the log. */
 function write(res: ServerResponse, reply: Answer): number {
-  res.writeHead(reply.status, { ...reply.headers, 'Content-Length': Buffer.byteLength(reply.body) });
+  reply.headers['Content-Length'] = Buffer.byteLength(reply.body);
+  res.writeHead(reply.status, reply.headers);
   res.end(reply.body);
   return reply.status;
 }
