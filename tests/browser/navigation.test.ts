@@ -92,6 +92,31 @@ describe('moving around in Chromium: jump to latest, search, shortcuts', () => {
     }
   });
 
+  it('closes the shortcuts with an Escape pressed as soon as they are drawn', async () => {
+    // A clean-clone CI run pressed Escape right after the button said it was open, and the
+    // popover stayed: its Escape listener came with an effect run after paint.
+    const { page, problems, context } = await openConnected(browser, h);
+    try {
+      const stillOpen = await page.evaluate(
+        () =>
+          new Promise<boolean>((resolve) => {
+            // The first moment the popover is in the page, an Escape arrives.
+            new MutationObserver((_, observer) => {
+              if (!document.getElementById('shortcuts-popover')) return;
+              observer.disconnect();
+              document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+              setTimeout(() => resolve(document.getElementById('shortcuts-popover') !== null), 300);
+            }).observe(document.body, { childList: true, subtree: true });
+            document.querySelector<HTMLButtonElement>('.shortcuts-button')!.click();
+          }),
+      );
+      expect(stillOpen).toBe(false);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('keyboard: ? lists the shortcuts, / focuses the composer, Ctrl+Shift+O starts a chat, Esc stops a reply', async () => {
     const { page, problems, context } = await openConnected(browser, h);
     try {

@@ -1,5 +1,5 @@
 import { Fragment } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
 import { useStoreState } from '../state/hooks';
@@ -66,7 +66,9 @@ export function ShortcutsHelp() {
     return () => document.removeEventListener('keydown', onKey);
   }, [session, watching, projectId]);
 
-  useEffect(() => {
+  // A layout effect: the listeners are there when the popover is drawn. An effect runs after
+  // paint, so an Escape pressed in between did nothing (tests/browser/navigation.test.ts).
+  useLayoutEffect(() => {
     if (!open) return;
     popover.current?.focus();
     const onPointer = (event: PointerEvent) => {
