@@ -76,6 +76,35 @@ describe('a long conversation in Chromium', () => {
     await context.close();
   });
 
+  it('keeps following the end when the latest message grows after it was drawn, until the person scrolls up', async () => {
+    // A message's real height replacing its estimate (content-visibility), an image that
+    // loads, math typeset later: the end moves with no new render of the list. On a loaded
+    // machine the phone opened 1536 px above the latest message that way.
+    const { page, problems, context } = await openConnected(browser, h, PHONE);
+    await page.locator('.message-list[aria-busy="false"]').waitFor();
+    await frames(page);
+    expect(await fromBottom(page)).toBeLessThan(2);
+    const grow = (px: number) =>
+      page.evaluate(`(() => {
+        const block = document.createElement('div');
+        block.style.height = '${px}px';
+        document.querySelector('.message:last-child').append(block);
+      })()`);
+    await grow(600);
+    await frames(page);
+    expect(await fromBottom(page)).toBeLessThan(2);
+    // Scrolled up to read: growth below leaves the view where the person put it.
+    await page.evaluate("document.querySelector('.messages').scrollTop -= 1500");
+    await frames(page);
+    const reading = Number(await page.evaluate("document.querySelector('.messages').scrollTop"));
+    await grow(600);
+    await frames(page);
+    expect(Number(await page.evaluate("document.querySelector('.messages').scrollTop"))).toBe(reading);
+    expect(await fromBottom(page)).toBeGreaterThan(1500);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('reads well on a phone in dark mode', async () => {
     const { page, problems, context } = await openConnected(browser, h, PHONE, 'dark');
     await page.locator('.message-list[aria-busy="false"]').waitFor();

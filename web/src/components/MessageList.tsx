@@ -29,6 +29,7 @@ export interface MessageListProps {
 export function MessageList({ snapshot }: MessageListProps) {
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLOListElement>(null);
   const pinned = useRef(true);
   // Where following the reply last put the scroll position. The browser reports a scroll a
   // frame late: a person's scroll up that arrives with a streamed word would otherwise be
@@ -41,11 +42,12 @@ export function MessageList({ snapshot }: MessageListProps) {
   const start = Math.min(notYet, Math.max(0, messages.length - FIRST_RENDER));
   const last = messages.at(-1);
 
-  useLayoutEffect(() => {
+  // Keeps the end in view while pinned. Above where following left it, and not merely held
+  // at the end of a list that got shorter: the person scrolled away, and the scroll event has
+  // not arrived yet.
+  const follow = () => {
     const el = scroller.current;
     if (!el || !pinned.current) return;
-    // Above where following left it, and not merely held at the end of a list that got
-    // shorter: the person scrolled away, and the scroll event has not arrived yet.
     const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
     if (followedTo.current !== undefined && el.scrollTop < followedTo.current - 1 && !atEnd) {
       pinned.current = false;
@@ -54,7 +56,22 @@ export function MessageList({ snapshot }: MessageListProps) {
     }
     el.scrollTop = el.scrollHeight;
     followedTo.current = el.scrollTop;
-  }, [messages, last?.text, snapshot.approvals, start]);
+  };
+  useLayoutEffect(follow, [messages, last?.text, snapshot.approvals, start]);
+
+  // The end also moves without a render of this list: a message drawn at its real height in
+  // place of its estimate (content-visibility), an image that loads, code highlighted or math
+  // typeset later. Without this, on a loaded machine the latest messages' real heights came a
+  // frame after the list had followed, a scroll event then said the end was far below, and
+  // the conversation opened 1536 px above its latest message.
+  const hasList = messages.length > 0;
+  useLayoutEffect(() => {
+    const content = list.current;
+    if (!hasList || !content || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(follow);
+    observer.observe(content);
+    return () => observer.disconnect();
+  }, [hasList]);
 
   useEffect(() => {
     if (start === 0) return;
@@ -78,7 +95,7 @@ export function MessageList({ snapshot }: MessageListProps) {
         <p class="empty">{t('noMessages')}</p>
       ) : (
         <IdleContext.Provider value={run.state === 'idle'}>
-          <ol class="message-list" aria-label={t('messages')} aria-busy={start > 0}>
+          <ol ref={list} class="message-list" aria-label={t('messages')} aria-busy={start > 0}>
             {shown.map((message) => (
               <MessageItem
                 key={message.id}
