@@ -213,7 +213,8 @@ describe('MCP servers nobody here wrote, started over stdio by the real host', (
       h,
       (m, s) => m.status === 'stopped' && s.conversations.run.state === 'idle',
     );
-    expect(Date.now() - stopAt).toBeLessThan(1_000);
+    // At once rather than when the 10 s operation ends (a loaded machine may take a second).
+    expect(Date.now() - stopAt).toBeLessThan(5_000);
     expect(stopped.conversations.messages.at(-1)?.tool?.name).toBe('trusted__trigger-long-running-operation');
     // The server is still there and answers the next call at once.
     await act(h, { action: 'newConversation' });

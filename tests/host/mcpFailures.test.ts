@@ -128,13 +128,13 @@ describe('MCP servers that fail never take the host down', () => {
       h,
       (m, s) => m.tool !== undefined && s.conversations.run.state === 'streaming',
     );
-    const stoppedAt = Date.now();
     await act(h, { action: 'stop', ...guardOf(running) });
     await waitForLast(h, (m) => m.status === 'stopped');
     const log = await waitFor(() => (existsSync(CANCEL_LOG) ? readFileSync(CANCEL_LOG, 'utf8') : undefined));
-    expect(log).toMatch(/^cancelled \d+\n$/);
-    // Sent by the stop, not by the call's 1 s timeout.
-    expect(Date.now() - stoppedAt).toBeLessThan(900);
+    // Sent by the stop (the call's signal aborted), not by the call's 1 s timeout, whose
+    // reason would be "McpError: MCP error -32001: Request timed out". (It was told apart by
+    // time, under 900 ms, which a loaded machine could miss.)
+    expect(log).toMatch(/^cancelled \d+: AbortError: This operation was aborted\n$/);
   });
 
   it('answers a made-up tool of a ready server as no such tool', async () => {

@@ -4,7 +4,8 @@
 //   badtools  answers initialize, then a tool list that is not a list
 //   odd       a proper server with tools `bad` (answers a result of the wrong shape),
 //             `stuck` (blocks its event loop: no answer, no ping), `slow` (answers after 10 s
-//             unless cancelled; a cancellation is appended to the file in $CANCEL_LOG) and `fine`
+//             unless cancelled; a cancellation is appended to the file in $CANCEL_LOG with its reason)
+//             and `fine`
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -28,9 +29,9 @@ const slow = new Map();
 createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line);
   if (message.method === 'notifications/cancelled') {
-    const { requestId } = message.params;
+    const { requestId, reason } = message.params;
     clearTimeout(slow.get(requestId));
-    if (slow.delete(requestId)) appendFileSync(process.env.CANCEL_LOG, `cancelled ${requestId}\n`);
+    if (slow.delete(requestId)) appendFileSync(process.env.CANCEL_LOG, `cancelled ${requestId}: ${reason}\n`);
   }
   if (message.id === undefined) return;
   const { id, method } = message;
