@@ -12,7 +12,11 @@ if (!report) {
   console.log(`tests (${label}): no report`);
   process.exit(1);
 }
-console.log(`tests (${label}): ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
+const passedOnRetry = report.testResults
+  .flatMap((suite) => suite.assertionResults)
+  .filter((test) => test.status === 'passed' && (test.failureMessages || []).length > 0).length;
+const retried = passedOnRetry > 0 ? ` (${passedOnRetry} of them on retry)` : '';
+console.log(`tests (${label}): ${report.numPassedTests} passed${retried}, ${report.numFailedTests} failed`);
 for (const suite of report.testResults) {
   const where = path.relative(process.cwd(), suite.name);
   const failed = suite.assertionResults.filter((test) => test.status === 'failed');
@@ -23,6 +27,13 @@ for (const suite of report.testResults) {
       .split('\n')
       .slice(0, 6))
       console.log(`    ${line}`);
+  }
+  // Passed when run again (the browser tests are, once, in CI): its first failure is kept.
+  for (const test of suite.assertionResults) {
+    if (test.status !== 'passed' || (test.failureMessages || []).length === 0) continue;
+    console.log(`  PASSED ON RETRY ${where} > ${test.fullName}`);
+    const first = strip(test.failureMessages.join('\n')).split('\n').slice(0, 4);
+    for (const line of first) console.log(`    ${line}`);
   }
   for (const test of failed) {
     console.log(`  FAILED ${where} > ${test.fullName}`);
