@@ -29,6 +29,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // One temporary folder per run, removed at its end (TMPDIR for the workers and their children).
+    globalSetup: ['tests/support/tempRoot.globalSetup.ts'],
     // Each runs alone with `vitest run --project <name>`.
     projects: [
       {
