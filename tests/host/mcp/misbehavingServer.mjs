@@ -4,8 +4,8 @@
 //   badtools  answers initialize, then a tool list that is not a list
 //   odd       a proper server with tools `bad` (answers a result of the wrong shape),
 //             `stuck` (blocks its event loop: no answer, no ping), `slow` (answers after 10 s
-//             unless cancelled; a cancellation is appended to the file in $CANCEL_LOG with its reason)
-//             and `fine`
+//             unless cancelled; a cancellation is appended to the file in $CANCEL_LOG with
+//             its reason) and `fine`
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 

@@ -68,6 +68,7 @@ export function MessageList({ snapshot }: MessageListProps) {
   useLayoutEffect(() => {
     const content = list.current;
     if (!hasList || !content || typeof ResizeObserver === 'undefined') return;
+    // `follow` reads only refs and a state setter, so the first render's copy serves for good.
     const observer = new ResizeObserver(follow);
     observer.observe(content);
     return () => observer.disconnect();
