@@ -4,7 +4,7 @@
 // Usage: node .ci/report.cjs <report.json> <label>
 const fs = require('node:fs');
 const path = require('node:path');
-const { stripVTControlCharacters: strip } = require('node:util');
+const { stripVTControlCharacters } = require('node:util');
 
 const [file, label] = process.argv.slice(2);
 const report = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null;
@@ -12,36 +12,33 @@ if (!report) {
   console.log(`tests (${label}): no report`);
   process.exit(1);
 }
-const passedOnRetry = report.testResults
-  .flatMap((suite) => suite.assertionResults)
-  .filter((test) => test.status === 'passed' && (test.failureMessages || []).length > 0).length;
-const retried = passedOnRetry > 0 ? ` (${passedOnRetry} of them on retry)` : '';
-console.log(`tests (${label}): ${report.numPassedTests} passed${retried}, ${report.numFailedTests} failed`);
+
+/** Prints a heading, then the first lines of what went wrong, indented under it. */
+function say(heading, messages) {
+  console.log(`  ${heading}`);
+  const lines = stripVTControlCharacters(messages.join('\n')).split('\n');
+  for (const line of lines.slice(0, 6)) console.log(`    ${line}`);
+}
+
+// Failed tests, and tests that passed with a failure kept: passed on their retry (the browser
+// tests retry once in CI). Files that failed before any test ran (an import error, a dead
+// worker) have only a message of their own.
+const failed = [];
+const retried = [];
 for (const suite of report.testResults) {
   const where = path.relative(process.cwd(), suite.name);
-  const failed = suite.assertionResults.filter((test) => test.status === 'failed');
-  // A file that failed before any test ran (an import error, a dead worker) has only a message.
-  if (failed.length === 0 && suite.status === 'failed') {
-    console.log(`  FAILED FILE ${where}`);
-    for (const line of strip(suite.message || '')
-      .split('\n')
-      .slice(0, 6))
-      console.log(`    ${line}`);
-  }
-  // Passed when run again (the browser tests are, once, in CI): its first failure is kept.
-  for (const test of suite.assertionResults) {
-    if (test.status !== 'passed' || (test.failureMessages || []).length === 0) continue;
-    console.log(`  PASSED ON RETRY ${where} > ${test.fullName}`);
-    const first = strip(test.failureMessages.join('\n')).split('\n').slice(0, 4);
-    for (const line of first) console.log(`    ${line}`);
-  }
-  for (const test of failed) {
-    console.log(`  FAILED ${where} > ${test.fullName}`);
-    const first = strip((test.failureMessages || []).join('\n'))
-      .split('\n')
-      .slice(0, 6);
-    for (const line of first) console.log(`    ${line}`);
+  const tests = suite.assertionResults;
+  if (suite.status === 'failed' && !tests.some((test) => test.status === 'failed'))
+    failed.push({ name: `FILE ${where}`, messages: [suite.message || ''] });
+  for (const test of tests) {
+    const entry = { name: `${where} > ${test.fullName}`, messages: test.failureMessages || [] };
+    if (test.status === 'failed') failed.push(entry);
+    else if (test.status === 'passed' && entry.messages.length > 0) retried.push(entry);
   }
 }
+const onRetry = retried.length > 0 ? ` (${retried.length} of them on retry)` : '';
+console.log(`tests (${label}): ${report.numPassedTests} passed${onRetry}, ${report.numFailedTests} failed`);
+for (const { name, messages } of retried) say(`PASSED ON RETRY ${name}`, messages);
+for (const { name, messages } of failed) say(`FAILED ${name}`, messages);
 // A worker that dies takes its file's tests out of both counts; success says so.
 if (report.numTotalTests === 0 || !report.success) process.exit(1);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Set while a run's folder exists: the unit, HTTP and browser projects share one. */
+/** Set once the run's folder is made: the unit, HTTP and browser projects share one. */
 const OWNER = 'WEBBRIDGE_TEST_TMPDIR';
 
 /**
@@ -15,13 +15,7 @@ export default function setup(): (() => void) | undefined {
   // Each project runs its global setup: the first one makes the folder and removes it.
   if (process.env[OWNER] !== undefined) return undefined;
   const root = mkdtempSync(join(tmpdir(), 'webbridge-tests-'));
-  const previous = process.env.TMPDIR;
   process.env[OWNER] = root;
   process.env.TMPDIR = root;
-  return () => {
-    if (previous === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = previous;
-    delete process.env[OWNER];
-    rmSync(root, { recursive: true, force: true, maxRetries: 3 });
-  };
+  return () => rmSync(root, { recursive: true, force: true, maxRetries: 3 });
 }

@@ -67,7 +67,7 @@ export function MessageList({ snapshot }: MessageListProps) {
   const hasList = messages.length > 0;
   useLayoutEffect(() => {
     const content = list.current;
-    if (!hasList || !content || typeof ResizeObserver === 'undefined') return;
+    if (!hasList || !content) return;
     // `follow` reads only refs and a state setter, so the first render's copy serves for good.
     const observer = new ResizeObserver(follow);
     observer.observe(content);
