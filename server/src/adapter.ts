@@ -11,6 +11,16 @@ import type {
 export type HostActionName = Exclude<ActionName, 'refreshMedia'>;
 
 /**
+ * Who sent an action. A request that presented a paired device's credential names that device;
+ * the access code itself (and a host's own console, which calls its controller directly) names
+ * none. Hosts record it where a person should see who did what (an approval's decision).
+ */
+export interface ActionOrigin {
+  /** The paired device that sent the action; absent for the access code itself. */
+  readonly device?: { readonly id: string; readonly name: string } | undefined;
+}
+
+/**
  * One handler per host action. The mapped type makes the compiler demand a handler for every
  * action of the contract's union. Handlers run on the host's main executor, after the bridge
  * has checked the session identity in the same task; they return the action's result or throw
@@ -18,7 +28,7 @@ export type HostActionName = Exclude<ActionName, 'refreshMedia'>;
  * and starts long work (a model reply) that reports back through later tasks of its own.
  */
 export type HostActionHandlers = {
-  readonly [N in HostActionName]: (action: ActionOf<N>) => ActionResultOf<N>;
+  readonly [N in HostActionName]: (action: ActionOf<N>, origin?: ActionOrigin) => ActionResultOf<N>;
 };
 
 /** A file on disk that a media id grants reading. */

@@ -1,6 +1,13 @@
 export type { ProblemExtras, ProjectionDelta } from '@webbridge/contract';
 export { ProtocolError as BridgeError, problemBody } from '@webbridge/contract';
-export type { CompletedUpload, HostActionHandlers, HostActionName, HostAdapter, MediaFile } from './adapter';
+export type {
+  ActionOrigin,
+  CompletedUpload,
+  HostActionHandlers,
+  HostActionName,
+  HostAdapter,
+  MediaFile,
+} from './adapter';
 export { BridgeMemory } from './BridgeMemory';
 export type {
   AuthorityInfo,

@@ -9,11 +9,14 @@ import {
   type SensitiveAction,
   type SessionIdentity,
 } from '@webbridge/contract';
-import type { HostActionHandlers, HostActionName, HostAdapter } from '../adapter';
+import type { ActionOrigin, HostActionHandlers, HostActionName, HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
 import type { MediaRegistry } from '../media/MediaRegistry';
 import type { Outcome } from './Outcome';
 import type { RecentActions } from './recentActions';
+
+/** The origin of an action sent with the access code itself: no device. */
+const NO_ORIGIN: ActionOrigin = Object.freeze({});
 
 /**
  * Applies actions: the identity check and the effect run in one task on the host's main
@@ -34,21 +37,22 @@ export class ActionDispatcher {
   ) {}
 
   /**
-   * Applies `action` (or answers a repeated id) for `client` (who sent it; see RecentAction).
+   * Applies `action` (or answers a repeated id) for `client` (who sent it; see RecentAction),
+   * on behalf of `origin` (the device that sent it, handed to the host's handler).
    * A refusal is the outcome's error, not a rejection: a throw per request measured ≈ 11 µs of
    * server CPU under load (docs/DECISIONS.md), and a rejection throws again in every async frame
    * it passes, so the expected refusals (a 409 above all) travel as values to the answer.
    */
-  dispatch(action: Action, client = 'local'): Promise<Outcome> {
+  dispatch(action: Action, client = 'local', origin: ActionOrigin = NO_ORIGIN): Promise<Outcome> {
     const id = action.actionId;
     // Without an id there is nothing to remember: one task on the executor, no bookkeeping.
     // A fresh media id changes nothing, and an id from this bridge's registry would mean
     // nothing to a later bridge of the host: a repeated refreshMedia simply runs again.
-    if (id === undefined || action.action === 'refreshMedia') return this.run(action);
-    return this.remembered(action, id, client);
+    if (id === undefined || action.action === 'refreshMedia') return this.run(action, origin);
+    return this.remembered(action, id, client, origin);
   }
 
-  private remembered(action: Action, id: string, client: string): Promise<Outcome> {
+  private remembered(action: Action, id: string, client: string, origin: ActionOrigin): Promise<Outcome> {
     this.recent.forgetOlderThan(this.now() - ACTION_ID_TTL_MS);
     const seen = this.recent.get(id);
     if (seen) {
@@ -59,7 +63,7 @@ export class ActionDispatcher {
       });
     }
     // Kept for repeats, so it must settle as an outcome even if the executor itself fails.
-    const outcome = this.run(action).catch((error: unknown): Outcome => ({ ok: false, error }));
+    const outcome = this.run(action, origin).catch((error: unknown): Outcome => ({ ok: false, error }));
     this.recent.remember(id, { at: this.now(), action: action.action, client, outcome });
     return outcome;
   }
@@ -101,10 +105,10 @@ export class ActionDispatcher {
   }
 
   /** One task on the host's executor; what it throws becomes the outcome's error too. */
-  private run(action: Action): Promise<Outcome> {
+  private run(action: Action, origin: ActionOrigin): Promise<Outcome> {
     return this.host.runOnMain((): Outcome => {
       try {
-        return this.apply(action);
+        return this.apply(action, origin);
       } catch (error) {
         return { ok: false, error };
       }
@@ -112,7 +116,7 @@ export class ActionDispatcher {
   }
 
   /** Runs on the main executor: check, then apply. Must not await. */
-  private apply(action: Action): Outcome {
+  private apply(action: Action, origin: ActionOrigin): Outcome {
     if (isSensitiveAction(action)) {
       const state = this.host.readState();
       if (!madeAgainst(action, state)) return { ok: false, error: this.mismatch(state) };
@@ -133,20 +137,27 @@ export class ActionDispatcher {
         if (uri === undefined) {
           throw new BridgeError('workspace_forbidden', 'That folder is not inside an authorised workspace.');
         }
-        return { ok: true, value: respond(this.host.actions, { ...action, uri }) };
+        return { ok: true, value: respond(this.host.actions, { ...action, uri }, origin) };
       }
       default:
-        return { ok: true, value: respond(this.host.actions, action) };
+        return { ok: true, value: respond(this.host.actions, action, origin) };
     }
   }
 }
 
 /** Calls the host's handler for an action and wraps its result. */
-function respond(handlers: HostActionHandlers, action: ActionOf<HostActionName>): ActionResponse {
+function respond(
+  handlers: HostActionHandlers,
+  action: ActionOf<HostActionName>,
+  origin: ActionOrigin,
+): ActionResponse {
   // The mapped handler type pairs each name with its action; TypeScript cannot follow that
   // correlation through an index, so the call is typed by hand once, here.
-  const handler = handlers[action.action] as (a: typeof action) => ActionResultOf<HostActionName>;
-  return { action: action.action, result: handler(action) } as ActionResponse;
+  const handler = handlers[action.action] as (
+    a: typeof action,
+    origin: ActionOrigin,
+  ) => ActionResultOf<HostActionName>;
+  return { action: action.action, result: handler(action, origin) } as ActionResponse;
 }
 
 /** Whether an action was made against the identity that is current now (else 409). */
