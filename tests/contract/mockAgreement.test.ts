@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type ActionName,
   contract,
@@ -6,7 +9,9 @@ import {
   PROTOCOL_HEADER,
   type Snapshot,
 } from '@webbridge/contract';
-import { describe, expect, it } from 'vitest';
+import { createBridge } from '@webbridge/server';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEchoHost } from '../../examples/minimal-host/src/createEchoHost';
 import { useMockBridge } from '../../web/src/mocks/useMockBridge';
 
 /**
@@ -14,25 +19,38 @@ import { useMockBridge } from '../../web/src/mocks/useMockBridge';
  * request to `createBridge` over the embedding's in-memory host. What is left to prove, and what
  * fails if someone writes a mock answer by hand again: every route and every action of the
  * contract, sent as the page sends it (fetch, intercepted by msw/node), is answered by the real
- * bridge and its host's handler.
+ * bridge, and each action exactly as another host built from the same embedding helpers
+ * answers it (examples/minimal-host, called without MSW).
  */
 const mocks = useMockBridge({ accessCode: 'agreement', wordDelayMs: 1 });
 const ORIGIN = 'http://mock.test';
 const AUTH = { Authorization: 'Bearer agreement' };
 const JSON_AUTH = { ...AUTH, 'Content-Type': 'application/json' };
 
-const state = async (): Promise<Snapshot> =>
-  (await (await fetch(`${ORIGIN}${contract.state.path}`, { headers: AUTH })).json()) as Snapshot;
+type Fetch = (request: Request) => Promise<Response>;
+const throughMocks: Fetch = (request) => fetch(request);
+
+const stateOf = async (send: Fetch): Promise<Snapshot> =>
+  (await (await send(new Request(`${ORIGIN}${contract.state.path}`, { headers: AUTH }))).json()) as Snapshot;
 
 /** Posts an action, with the session guard of `current` when the contract says it needs one. */
-async function act(current: Snapshot, action: Record<string, unknown> & { action: ActionName }) {
+function act(
+  current: Snapshot,
+  action: Record<string, unknown> & { action: ActionName },
+  send = throughMocks,
+) {
   const guarded = { ...action, ...identityOf(current) };
   const body = isSensitiveAction(guarded as never) ? guarded : action;
-  return fetch(`${ORIGIN}${contract.action.path}`, {
-    method: 'POST',
-    headers: JSON_AUTH,
-    body: JSON.stringify(body),
-  });
+  const init = { method: 'POST', headers: JSON_AUTH, body: JSON.stringify(body) };
+  return send(new Request(`${ORIGIN}${contract.action.path}`, init));
+}
+
+/** What a client acts on: the status, and the action answered or the problem's code. */
+async function outcome(response: Response): Promise<{ status: number; action?: string; code?: string }> {
+  const body = (await response.json()) as { action?: string; code?: string };
+  return response.ok
+    ? { status: response.status, action: body.action ?? '' }
+    : { status: response.status, code: body.code ?? '' };
 }
 
 /**
@@ -46,8 +64,8 @@ const ACTIONS: Record<ActionName, (s: Snapshot) => Record<string, unknown> & { a
   continue: () => ({ action: 'continue' }),
   workspace: () => ({ action: 'workspace', uri: 'file:///etc' }),
   model: (s) => ({ action: 'model', modelId: s.models.current }),
-  branch: (s) => ({ action: 'branch', messageId: s.conversations.messages[0]!.id, index: 0 }),
-  editMessage: (s) => ({ action: 'editMessage', messageId: s.conversations.messages[0]!.id, text: 'x' }),
+  branch: () => ({ action: 'branch', messageId: 'any-message', index: 0 }),
+  editMessage: () => ({ action: 'editMessage', messageId: 'any-message', text: 'x' }),
   regenerate: () => ({ action: 'regenerate' }),
   newConversation: () => ({ action: 'newConversation' }),
   selectConversation: (s) => ({ action: 'selectConversation', conversationId: s.conversationId }),
@@ -64,6 +82,29 @@ const ACTIONS: Record<ActionName, (s: Snapshot) => Record<string, unknown> & { a
 };
 
 describe('the web mocks are the real bridge', () => {
+  // Another app built from the embedding's helpers, behind its own bridge, called directly.
+  const uploadDir = mkdtempSync(join(tmpdir(), 'agreement-'));
+  const echo = createEchoHost(1);
+  const other = createBridge({ host: echo, accessCode: 'agreement', uploadDir, logLevel: 'silent' });
+  const direct: Fetch = async (request) => {
+    const url = new URL(request.url);
+    const headers = new Headers(request.headers);
+    headers.set('host', 'localhost');
+    return other.app.fetch(
+      new Request(`http://localhost${url.pathname}${url.search}`, {
+        method: request.method,
+        headers,
+        body: request.body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+  };
+  afterAll(async () => {
+    echo.close();
+    await other.stop();
+    rmSync(uploadDir, { recursive: true, force: true });
+  });
+
   it('answers every route of the contract as the bridge does: its protocol header, a status the contract declares', async () => {
     mocks.start();
     for (const [name, route] of Object.entries(contract)) {
@@ -85,23 +126,27 @@ describe('the web mocks are the real bridge', () => {
 
   it('refuses a stale session-sensitive action with 409 naming the identity the state shows (the bridge’s rule)', async () => {
     const bridge = mocks.start();
-    const before = await state();
+    const before = await stateOf(throughMocks);
     bridge.hostSwitch();
     const refused = await act(before, { action: 'send', text: 'to the old place' });
     expect(refused.status).toBe(409);
     const body = (await refused.json()) as { code: string; current: unknown };
     expect(body.code).toBe('session_mismatch');
-    expect(body.current).toEqual(identityOf(await state()));
+    expect(body.current).toEqual(identityOf(await stateOf(throughMocks)));
     expect(bridge.state().conversations.messages.map((m) => m.text)).not.toContain('to the old place');
   });
 
   for (const [name, body] of Object.entries(ACTIONS)) {
-    it(`${name}: the host's handler answers (a result or the handler's own refusal, never a validation or server error)`, async () => {
+    it(`${name}: answered by the embedding's handler, as the other embedding host answers it`, async () => {
       mocks.start();
-      const response = await act(await state(), body(await state()));
-      const answer = (await response.json()) as { action?: string; code?: string };
-      if (response.ok) expect(answer.action).toBe(name);
-      else expect(['not_found', 'not_applicable', 'workspace_forbidden']).toContain(answer.code);
+      const viaMocks = await outcome(
+        await act(await stateOf(throughMocks), body(await stateOf(throughMocks))),
+      );
+      const viaOther = await outcome(await act(await stateOf(direct), body(await stateOf(direct)), direct));
+      expect(viaMocks).toEqual(viaOther);
+      // A result or the handler's own refusal, never a validation or server error.
+      if (viaMocks.status !== 200)
+        expect(['not_found', 'not_applicable', 'workspace_forbidden']).toContain(viaMocks.code);
     });
   }
 });

@@ -4,7 +4,7 @@ import { DELTA_PARTS, type HostMessage, type Projection, type ProjectionDelta } 
  * The delta parts other than the messages, each replaced whole in the delta field named after
  * it (`approvals`, `run`, `pending`), derived from the contract's split (`STATE_PARTS`).
  */
-export const REPLACED_PARTS = DELTA_PARTS.filter((part) => part.path.at(-1) !== 'messages').map((part) => ({
+const REPLACED_PARTS = DELTA_PARTS.filter((part) => part.path.at(-1) !== 'messages').map((part) => ({
   field: part.path.at(-1) as Exclude<keyof ProjectionDelta, 'cut' | 'put' | 'set' | 'ap' | 'add'>,
   read: part.read,
 }));
