@@ -41,8 +41,8 @@ export function mockScenario(): Snapshot {
             '- any text: it is *echoed back* word by word,',
             '- `/switch` then a message: the host moves elsewhere and your send gets a 409.',
             '',
-            'The bridge is the real one, over an in-memory host that only chats: tools, approvals,',
-            'branches and edits need the reference host (`pnpm start`).',
+            // One line: the renderer keeps a line break as a break.
+            'The bridge is the real one, over an in-memory host that only chats: tools, approvals, branches and edits need the reference host (`pnpm start`).',
             '',
             '```ts',
             "const hello = 'world';",
