@@ -1,21 +1,24 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
+import { mockBridgePlugin } from './src/mocks/mockBridgePlugin';
 import { shellPlugin } from './src/pwa/shellPlugin';
 
 const src = (pkg: string) => decodeURIComponent(new URL(`../${pkg}/src/index.ts`, import.meta.url).pathname);
 
-export default defineConfig(({ command }) => ({
-  plugins: [preact(), shellPlugin()],
+export default defineConfig(() => ({
+  // `vite` (dev) answers /api/ with the real bridge over an in-memory host (src/mocks).
+  plugins: [preact(), shellPlugin(), mockBridgePlugin()],
   resolve: {
     // Built from the sources, like the tests, so the page never runs a stale SDK build.
     alias: {
       '@webbridge/client-sdk': src('client-sdk'),
       '@webbridge/contract': src('contract'),
+      // Only the dev server's mock bridge (loaded in Node) imports it; the page never does.
+      '@webbridge/server': src('server'),
     },
   },
-  // The MSW service worker exists only for `vite` (dev); the build copies public/ (manifest,
-  // icons, the app's service worker, the offline page).
-  publicDir: command === 'serve' ? 'mocks-public' : 'public',
+  // The build copies public/ (manifest, icons, the app's service worker, the offline page).
+  publicDir: 'public',
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -17,7 +17,9 @@ import {
   type AccessLevel,
   actionResultSchemas,
   contract,
+  identityOf,
   localeSchema,
+  parseJsonSafely,
   snapshotSchema,
 } from '@webbridge/contract';
 import type { ZodTypeAny } from 'zod';
@@ -26,8 +28,6 @@ import { createActionId } from './createActionId';
 import { type Destination, destinationOf } from './destinationOf';
 import { errorFromFailure, errorFromResponse } from './errorFromResponse';
 import { type ConnectEventsOptions, connectEvents, type EventConnection } from './events/connectEvents';
-import { parseJsonSafely } from './safeJson';
-import { sessionGuardOf } from './sessionGuardOf';
 import { createStore, type Store, type WritableStore } from './store';
 import { type UploadOptions, type UploadTransport, uploadFile } from './uploadFile';
 
@@ -270,7 +270,7 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     if (seen === null) {
       throw new BridgeClientError({ code: 'no_state', status: 0, detail: 'no state yet: connect first' });
     }
-    const body = { ...args, ...sessionGuardOf(seen) } as unknown as SensitiveAction;
+    const body = { ...args, ...identityOf(seen) } as unknown as SensitiveAction;
     try {
       return { kind: 'done', result: await action(body, request) };
     } catch (error) {
@@ -289,10 +289,10 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     if (fresh !== undefined) return destinationOf(fresh);
     const identity = error.current;
     if (identity === undefined) throw error;
-    const { instanceId, sessionRevision, conversationId, projectId } = identity;
-    const list = store.getState().snapshot?.conversations.list ?? [];
-    const title = list.find((c) => c.id === conversationId)?.title ?? '';
-    return { instanceId, sessionRevision, conversationId, projectId, title };
+    return destinationOf({
+      ...identity,
+      conversations: { list: store.getState().snapshot?.conversations.list ?? [] },
+    });
   };
 
   return {

@@ -1,4 +1,4 @@
-import type { SessionIdentity, Snapshot } from '@webbridge/contract';
+import { type ConversationSummary, identityOf, type SessionIdentity } from '@webbridge/contract';
 
 /**
  * A place a send can land: the session identity a send carries, and the conversation's title
@@ -20,8 +20,12 @@ export interface Destination extends SessionIdentity {
  * if (confirm(`Send to “${shown.title}”?`)) await client.send(text, [], { to: shown });
  * ```
  */
-export function destinationOf(snapshot: Snapshot): Destination {
-  const { instanceId, sessionRevision, conversationId, projectId } = snapshot;
-  const title = snapshot.conversations.list.find((c) => c.id === conversationId)?.title ?? '';
-  return { instanceId, sessionRevision, conversationId, projectId, title };
+export function destinationOf(snapshot: StateWithList): Destination {
+  const title = snapshot.conversations.list.find((c) => c.id === snapshot.conversationId)?.title ?? '';
+  return { ...identityOf(snapshot), title };
 }
+
+/** What {@link destinationOf} reads: a snapshot, or a host's projection. */
+type StateWithList = SessionIdentity & {
+  readonly conversations: { readonly list: readonly ConversationSummary[] };
+};

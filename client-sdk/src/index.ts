@@ -26,7 +26,8 @@ export type {
   ToolCall,
   Workspace,
 } from '@webbridge/contract';
-export { CONNECTION_STRINGS } from '@webbridge/contract';
+// A sensitive action's guard is the identity of the state it was made from: one rule, contract/'s.
+export { CONNECTION_STRINGS, identityOf as sessionGuardOf, parseJsonSafely } from '@webbridge/contract';
 export type { ClientErrorCode } from './BridgeClientError';
 export { BridgeClientError } from './BridgeClientError';
 export type {
@@ -53,8 +54,6 @@ export { readEventStream } from './events/readEventStream';
 export { parseRetryAfter } from './parseRetryAfter';
 export type { ApplyResult, ResyncReason, SyncState } from './reducer';
 export { applyEvent } from './reducer';
-export { parseJsonSafely } from './safeJson';
-export { sessionGuardOf } from './sessionGuardOf';
 export type { ConnectionStatus, Store, StoreListener, StoreState, WritableStore } from './store';
 export { createStore } from './store';
 export type { UploadOptions, UploadTransport } from './uploadFile';

@@ -1,8 +1,7 @@
 import type { StateEvent } from '@webbridge/contract';
-import { stateEventSchema } from '@webbridge/contract';
+import { parseJsonSafely, stateEventSchema } from '@webbridge/contract';
 import { describe, expect, it } from 'vitest';
 import { type ApplyResult, applyEvent, type SyncState } from './reducer';
-import { parseJsonSafely } from './safeJson';
 import { delta, message, snapshot, snapshotEvent } from './testing/fixtures';
 
 function applied(result: ApplyResult): SyncState {

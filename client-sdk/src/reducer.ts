@@ -1,6 +1,6 @@
 import type { AppendEvent, DeltaEvent, Message, Snapshot, StreamEvent } from '@webbridge/contract';
+import { withoutForbiddenKeys } from '@webbridge/contract';
 import { assertNever } from './assertNever';
-import { withoutForbiddenKeys } from './safeJson';
 
 /**
  * The client's copy of the server state and the cursor that deltas must match.

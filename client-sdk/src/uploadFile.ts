@@ -1,8 +1,7 @@
 import type { HostAttachment } from '@webbridge/contract';
-import { uploadResponseSchema } from '@webbridge/contract';
+import { parseJsonSafely, uploadResponseSchema } from '@webbridge/contract';
 import { BridgeClientError } from './BridgeClientError';
 import { errorFromFailure, errorFromResponse, type HeaderReader } from './errorFromResponse';
-import { parseJsonSafely } from './safeJson';
 
 /**
  * How uploads travel:

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fastParser } from './fastAccept';
-import { sessionGuardShape } from './identity';
+import { REQUIRED_GUARD_FIELDS, sessionGuardShape } from './identity';
 import { MAX_MESSAGE_TEXT } from './limits';
 import { attachmentSchema, mediaRefSchema, settingsSchema } from './snapshot';
 
@@ -78,7 +78,7 @@ export const ACTION_NAMES = actionSchema.options.map((o) => o.shape.action.value
  */
 export const SENSITIVE_ACTIONS: ReadonlySet<ActionName> = new Set(
   actionSchema.options
-    .filter((o) => 'sessionRevision' in o.shape && 'conversationId' in o.shape && 'projectId' in o.shape)
+    .filter((o) => REQUIRED_GUARD_FIELDS.every((field) => field in o.shape))
     .map((o) => o.shape.action.value),
 );
 

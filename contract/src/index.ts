@@ -26,6 +26,8 @@ export { CONNECTION_STRINGS_FR } from './connectionStrings/fr';
 export { CONNECTION_STRINGS_JA } from './connectionStrings/ja';
 export { CONNECTION_STRINGS_PT_BR } from './connectionStrings/pt-BR';
 export { CONNECTION_STRINGS_ZH_CN } from './connectionStrings/zh-CN';
+export type { DecodedFrame, FrameFailure, SseMessage } from './decodeFrame';
+export { decodeFrame } from './decodeFrame';
 export type {
   AppendEvent,
   DeltaEvent,
@@ -58,7 +60,14 @@ export { type Accepts, fastAccept, fastParser, type StringRules, stringRules } f
 export type { DeclaredHeader } from './headers';
 export { bearerHeaderSchema, HEADER_REFUSALS, headersOf, isPublicRoute } from './headers';
 export type { SessionGuard, SessionIdentity } from './identity';
-export { SESSION_GUARD_FIELDS, sessionGuardShape, sessionIdentitySchema } from './identity';
+export {
+  identityKey,
+  identityOf,
+  madeAgainst,
+  sameIdentity,
+  sessionGuardShape,
+  sessionIdentitySchema,
+} from './identity';
 export { formatLastEventId, parseLastEventId } from './lastEventId';
 export type { AccessLevel } from './limits';
 export {
@@ -74,6 +83,7 @@ export {
 } from './limits';
 export type { ConnectionStringKey, Locale } from './locale';
 export { CONNECTION_STRINGS, localeSchema } from './locale';
+export { loneAppend } from './loneAppend';
 export type { ProblemExtras } from './ProtocolError';
 export { ProtocolError, problemBody, problemHeaders } from './ProtocolError';
 export type { ErrorCode, Problem } from './problem';
@@ -90,6 +100,7 @@ export {
 export { MAX_MEDIA_ID, mediaQuerySchema, uploadQuerySchema } from './queries';
 export type { Contract } from './router';
 export { contract } from './router';
+export { parseJsonSafely, withoutForbiddenKeys } from './safeJson';
 export type {
   Approval,
   Attachment,
@@ -133,3 +144,5 @@ export {
   workspaceSchema,
 } from './snapshot';
 export { heartbeatFrame, sseFrame, streamEventFrame } from './sseFrame';
+export type { StatePart, StateSide } from './stateParts';
+export { CONFIGURATION_PARTS, DELTA_PARTS, STATE_PARTS } from './stateParts';

@@ -23,6 +23,7 @@ export { chatOnlyActions } from './embedding/chatOnlyActions';
 export type { ProjectionStore } from './embedding/createProjectionStore';
 export { createProjectionStore } from './embedding/createProjectionStore';
 export { createSerialQueue } from './embedding/createSerialQueue';
+export { EchoReplies } from './embedding/EchoReplies';
 export type { EmptyProjectionOptions } from './embedding/emptyProjection';
 export { emptyProjection } from './embedding/emptyProjection';
 export type { ConversationActionName } from './embedding/MemoryConversations';

@@ -1,172 +1,152 @@
-import { rmSync } from 'node:fs';
-import { type ActionName, contract, isSensitiveAction, type Snapshot } from '@webbridge/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMockBackend, type MockBackend } from '../../web/src/mocks/mockBackend';
-import { startTestHost, type TestHost } from '../support/testHost';
-
-/** One side of the comparison: the reference host over HTTP, or the web client's mock backend. */
-interface Side {
-  readonly name: string;
-  state(): Promise<Snapshot>;
-  act(body: Record<string, unknown>): Promise<{ status: number; code?: string }>;
-}
-
-const AUTH = { Authorization: 'Bearer agreement', 'Content-Type': 'application/json' };
-
-function mockSide(backend: MockBackend): Side {
-  const call = (path: string, init: RequestInit) => backend.handle(new Request(`http://mock${path}`, init));
-  return {
-    name: 'mock',
-    state: async () => (await (await call(contract.state.path, { headers: AUTH })).json()) as Snapshot,
-    act: async (body) => outcome(await call(contract.action.path, post(body))),
-  };
-}
-
-function hostSide(h: TestHost): Side {
-  const call = (path: string, init: RequestInit) => fetch(`${h.url}${path}`, init);
-  const auth = h.auth();
-  return {
-    name: 'host',
-    state: async () => (await (await call(contract.state.path, { headers: auth })).json()) as Snapshot,
-    act: async (body) => outcome(await call(contract.action.path, { ...post(body), headers: auth })),
-  };
-}
-
-function post(body: Record<string, unknown>): RequestInit {
-  return { method: 'POST', headers: AUTH, body: JSON.stringify(body) };
-}
-
-async function outcome(response: Response): Promise<{ status: number; code?: string }> {
-  const body = (await response.json()) as { code?: string };
-  return response.ok ? { status: response.status } : { status: response.status, code: body.code ?? '' };
-}
-
-/** An action with the session guard of `state` when the contract says it needs one. */
-function withGuard(state: Snapshot, action: Record<string, unknown> & { action: ActionName }) {
-  const full = { ...action, sessionRevision: state.sessionRevision, conversationId: state.conversationId };
-  return isSensitiveAction({ ...full, projectId: state.projectId } as never)
-    ? { ...full, projectId: state.projectId }
-    : action;
-}
-
-/** Waits until nothing runs on that side. */
-async function idle(side: Side): Promise<Snapshot> {
-  for (let i = 0; i < 400; i++) {
-    const state = await side.state();
-    if (state.conversations.run.state === 'idle') return state;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`${side.name} did not become idle`);
-}
-
-/** A probe: steps that set a state up, then the action whose outcome both sides must share. */
-interface Probe {
-  readonly setup?: (side: Side) => Promise<void>;
-  readonly action: (state: Snapshot) => Record<string, unknown> & { action: ActionName };
-}
-
-const exchange = async (side: Side) => {
-  await side.act(withGuard(await idle(side), { action: 'send', text: 'one two' }));
-  await idle(side);
-};
-
-/** A reply stopped mid-stream: a long send, stopped at once. */
-const stopped = async (side: Side) => {
-  const state = await idle(side);
-  await side.act(withGuard(state, { action: 'send', text: 'w '.repeat(2_000) }));
-  await side.act(withGuard(await side.state(), { action: 'stop' }));
-  await idle(side);
-};
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type ActionName,
+  contract,
+  identityOf,
+  isSensitiveAction,
+  PROTOCOL_HEADER,
+  type Snapshot,
+} from '@webbridge/contract';
+import { createBridge } from '@webbridge/server';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEchoHost } from '../../examples/minimal-host/src/createEchoHost';
+import { useMockBridge } from '../../web/src/mocks/useMockBridge';
 
 /**
- * Every action of the contract, each in a state where the host's rule decides: the mock must
- * answer as the host does (the same status and problem code). The Record's type makes a new
- * action fail to compile until it has a probe here.
+ * The web client's mocks agree with the host by construction: their MSW handlers hand every
+ * request to `createBridge` over the embedding's in-memory host. What is left to prove, and what
+ * fails if someone writes a mock answer by hand again: every route and every action of the
+ * contract, sent as the page sends it (fetch, intercepted by msw/node), is answered by the real
+ * bridge, and each action exactly as another host built from the same embedding helpers
+ * answers it (examples/minimal-host, called without MSW).
  */
-const PROBES: Record<ActionName, readonly Probe[]> = {
-  send: [
-    { action: () => ({ action: 'send', text: 'hello' }) },
-    { action: () => ({ action: 'send', text: '  ' }) },
-  ],
-  stop: [{ action: () => ({ action: 'stop' }) }],
-  continue: [
-    { action: () => ({ action: 'continue' }) },
-    { setup: exchange, action: () => ({ action: 'continue' }) },
-    { setup: stopped, action: () => ({ action: 'continue' }) },
-  ],
-  workspace: [{ action: () => ({ action: 'workspace', uri: 'file:///etc' }) }],
-  model: [
-    { action: (s) => ({ action: 'model', modelId: s.models.current }) },
-    { action: () => ({ action: 'model', modelId: 'no-such-model' }) },
-  ],
-  branch: [
-    {
-      setup: exchange,
-      action: (s) => ({ action: 'branch', messageId: s.conversations.messages[0]!.id, index: 5 }),
-    },
-    { action: () => ({ action: 'branch', messageId: 'no-such-message', index: 0 }) },
-  ],
-  editMessage: [
-    {
-      setup: exchange,
-      action: (s) => ({ action: 'editMessage', messageId: s.conversations.messages.at(-1)!.id, text: 'x' }),
-    },
-    { action: () => ({ action: 'editMessage', messageId: 'no-such-message', text: 'x' }) },
-  ],
-  regenerate: [
-    { setup: exchange, action: () => ({ action: 'regenerate' }) },
-    { action: () => ({ action: 'regenerate' }) },
-  ],
-  newConversation: [{ action: () => ({ action: 'newConversation' }) }],
-  selectConversation: [
-    { action: (s) => ({ action: 'selectConversation', conversationId: s.conversationId }) },
-    { action: () => ({ action: 'selectConversation', conversationId: 'no-such-conversation' }) },
-  ],
-  renameConversation: [
-    { action: (s) => ({ action: 'renameConversation', conversationId: s.conversationId, title: 'T' }) },
-    { action: () => ({ action: 'renameConversation', conversationId: 'no-such-conversation', title: 'T' }) },
-  ],
-  deleteConversation: [
-    { action: (s) => ({ action: 'deleteConversation', conversationId: s.conversationId }) },
-    { action: () => ({ action: 'deleteConversation', conversationId: 'no-such-conversation' }) },
-  ],
-  selectProject: [
-    { action: (s) => ({ action: 'selectProject', projectId: s.projectId }) },
-    { action: () => ({ action: 'selectProject', projectId: 'no-such-project' }) },
-  ],
-  approve: [{ action: () => ({ action: 'approve', approvalId: 'no-such-approval', decision: 'allow' }) }],
-  updateSettings: [{ action: () => ({ action: 'updateSettings', settings: { theme: 'dark' } }) }],
-  removeAttachment: [{ action: () => ({ action: 'removeAttachment', attachmentId: 'no-such-attachment' }) }],
-  refreshMedia: [{ action: () => ({ action: 'refreshMedia', attachmentId: 'no-such-attachment' }) }],
+const mocks = useMockBridge({ accessCode: 'agreement', wordDelayMs: 1 });
+const ORIGIN = 'http://mock.test';
+const AUTH = { Authorization: 'Bearer agreement' };
+const JSON_AUTH = { ...AUTH, 'Content-Type': 'application/json' };
+
+type Fetch = (request: Request) => Promise<Response>;
+const throughMocks: Fetch = (request) => fetch(request);
+
+const stateOf = async (send: Fetch): Promise<Snapshot> =>
+  (await (await send(new Request(`${ORIGIN}${contract.state.path}`, { headers: AUTH }))).json()) as Snapshot;
+
+/** Posts an action, with the session guard of `current` when the contract says it needs one. */
+function act(
+  current: Snapshot,
+  action: Record<string, unknown> & { action: ActionName },
+  send = throughMocks,
+) {
+  const guarded = { ...action, ...identityOf(current) };
+  const body = isSensitiveAction(guarded as never) ? guarded : action;
+  const init = { method: 'POST', headers: JSON_AUTH, body: JSON.stringify(body) };
+  return send(new Request(`${ORIGIN}${contract.action.path}`, init));
+}
+
+/** What a client acts on: the status, and the action answered or the problem's code. */
+async function outcome(response: Response): Promise<{ status: number; action?: string; code?: string }> {
+  const body = (await response.json()) as { action?: string; code?: string };
+  return response.ok
+    ? { status: response.status, action: body.action ?? '' }
+    : { status: response.status, code: body.code ?? '' };
+}
+
+/**
+ * A valid body of every action of the contract. The Record's type makes a new action fail to
+ * compile until it has one here; the test then fails until the embedding's handlers (which the
+ * mock host is made of) answer it.
+ */
+const ACTIONS: Record<ActionName, (s: Snapshot) => Record<string, unknown> & { action: ActionName }> = {
+  send: () => ({ action: 'send', text: 'hello' }),
+  stop: () => ({ action: 'stop' }),
+  continue: () => ({ action: 'continue' }),
+  workspace: () => ({ action: 'workspace', uri: 'file:///etc' }),
+  model: (s) => ({ action: 'model', modelId: s.models.current }),
+  branch: () => ({ action: 'branch', messageId: 'any-message', index: 0 }),
+  editMessage: () => ({ action: 'editMessage', messageId: 'any-message', text: 'x' }),
+  regenerate: () => ({ action: 'regenerate' }),
+  newConversation: () => ({ action: 'newConversation' }),
+  selectConversation: (s) => ({ action: 'selectConversation', conversationId: s.conversationId }),
+  renameConversation: (s) => ({ action: 'renameConversation', conversationId: s.conversationId, title: 'T' }),
+  deleteConversation: (s) => ({
+    action: 'deleteConversation',
+    conversationId: s.conversations.list.at(-1)!.id,
+  }),
+  selectProject: (s) => ({ action: 'selectProject', projectId: s.projectId }),
+  approve: () => ({ action: 'approve', approvalId: 'no-such-approval', decision: 'allow' }),
+  updateSettings: () => ({ action: 'updateSettings', settings: { theme: 'dark' } }),
+  removeAttachment: () => ({ action: 'removeAttachment', attachmentId: 'no-such-attachment' }),
+  refreshMedia: () => ({ action: 'refreshMedia', attachmentId: 'no-such-attachment' }),
 };
 
-describe('the web mocks agree with the host on every action', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost({ echoDelayMs: 1 });
-  });
+describe('the web mocks are the real bridge', () => {
+  // Another app built from the embedding's helpers, behind its own bridge, called directly.
+  const uploadDir = mkdtempSync(join(tmpdir(), 'agreement-'));
+  const echo = createEchoHost(1);
+  const other = createBridge({ host: echo, accessCode: 'agreement', uploadDir, logLevel: 'silent' });
+  const direct: Fetch = async (request) => {
+    const url = new URL(request.url);
+    const headers = new Headers(request.headers);
+    headers.set('host', 'localhost');
+    return other.app.fetch(
+      new Request(`http://localhost${url.pathname}${url.search}`, {
+        method: request.method,
+        headers,
+        body: request.body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+  };
   afterAll(async () => {
-    await host?.close();
-    if (host) rmSync(host.dataDir, { recursive: true, force: true });
+    echo.close();
+    await other.stop();
+    rmSync(uploadDir, { recursive: true, force: true });
   });
 
-  for (const [name, probes] of Object.entries(PROBES)) {
-    probes.forEach((probe, i) => {
-      it(`${name} #${i + 1}`, async () => {
-        // A fresh conversation on the host, a fresh mock: both start from an empty conversation.
-        const hostSide_ = hostSide(host);
-        await idle(hostSide_);
-        await hostSide_.act(withGuard(await hostSide_.state(), { action: 'newConversation' }));
-        const mock = mockSide(createMockBackend({ wordDelayMs: 1 }));
-        await mock.act(withGuard(await mock.state(), { action: 'newConversation' }));
-        const outcomes = [];
-        for (const side of [hostSide_, mock]) {
-          await probe.setup?.(side);
-          const state = await idle(side);
-          outcomes.push(await side.act(withGuard(state, probe.action(state))));
-        }
-        expect(outcomes[1], JSON.stringify(probe.action.toString())).toEqual(outcomes[0]);
-      });
+  it('answers every route of the contract as the bridge does: its protocol header, a status the contract declares', async () => {
+    mocks.start();
+    for (const [name, route] of Object.entries(contract)) {
+      // Without a code: every route answers at once (a public one, or a refusal), never a stream.
+      const response = await fetch(`${ORIGIN}${route.path}`, { method: route.method });
+      expect(response.headers.get(PROTOCOL_HEADER), name).not.toBeNull();
+      expect(Object.keys(route.responses), name).toContain(String(response.status));
+      await response.arrayBuffer();
+    }
+    // Outside the contract too: the bridge's own refusals, not a mock's.
+    const unknown = await fetch(`${ORIGIN}/api/nothing`, { headers: AUTH });
+    expect([unknown.status, ((await unknown.json()) as { code: string }).code]).toEqual([404, 'not_found']);
+    const wrongCode = await fetch(`${ORIGIN}${contract.state.path}`, {
+      headers: { Authorization: 'Bearer wrong' },
+    });
+    expect(wrongCode.status).toBe(401);
+    expect(wrongCode.headers.get('WWW-Authenticate')).toBe('Bearer');
+  });
+
+  it('refuses a stale session-sensitive action with 409 naming the identity the state shows (the bridge’s rule)', async () => {
+    const bridge = mocks.start();
+    const before = await stateOf(throughMocks);
+    bridge.hostSwitch();
+    const refused = await act(before, { action: 'send', text: 'to the old place' });
+    expect(refused.status).toBe(409);
+    const body = (await refused.json()) as { code: string; current: unknown };
+    expect(body.code).toBe('session_mismatch');
+    expect(body.current).toEqual(identityOf(await stateOf(throughMocks)));
+    expect(bridge.state().conversations.messages.map((m) => m.text)).not.toContain('to the old place');
+  });
+
+  for (const [name, body] of Object.entries(ACTIONS)) {
+    it(`${name}: answered by the embedding's handler, as the other embedding host answers it`, async () => {
+      mocks.start();
+      const viaMocks = await outcome(
+        await act(await stateOf(throughMocks), body(await stateOf(throughMocks))),
+      );
+      const viaOther = await outcome(await act(await stateOf(direct), body(await stateOf(direct)), direct));
+      expect(viaMocks).toEqual(viaOther);
+      // A result or the handler's own refusal, never a validation or server error.
+      if (viaMocks.status !== 200)
+        expect(['not_found', 'not_applicable', 'workspace_forbidden']).toContain(viaMocks.code);
     });
   }
 });

@@ -1,20 +1,10 @@
-import type { HeartbeatEvent, StreamEvent } from '@webbridge/contract';
-import {
-  appendFrameSchema,
-  HEARTBEAT_EVENT,
-  heartbeatEventSchema,
-  PROTOCOL_VERSION,
-  STATE_EVENT,
-  stateEventSchema,
-} from '@webbridge/contract';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { parseJsonSafely } from '../safeJson';
+import { type DecodedFrame, decodeFrame } from '@webbridge/contract';
+import { createParser } from 'eventsource-parser';
 import { EventStreamError } from './EventStreamError';
 
-/** One item read from the event stream. */
+/** One item read from the event stream: a decoded frame (contract's `decodeFrame`), or a retry hint. */
 export type StreamItem =
-  | { readonly type: 'state'; readonly event: StreamEvent }
-  | { readonly type: 'heartbeat'; readonly event: HeartbeatEvent }
+  | DecodedFrame
   /** The server's `retry:` field: the reconnection delay it asks for, in milliseconds. */
   | { readonly type: 'retry'; readonly ms: number };
 
@@ -51,8 +41,11 @@ export async function* readEventStream(
   const parser = createParser({
     maxBufferSize: options.maxBufferSize ?? 64 * 1024 * 1024,
     onEvent: (message) => {
+      // Decoding is the contract's; a frame that cannot be trusted ends the stream.
       const item = decodeFrame(message);
-      if (item !== undefined) queue.push(item);
+      if (item?.type === 'failure') {
+        queue.push(new EventStreamError(item.kind, item.message, { cause: item.cause }));
+      } else if (item !== undefined) queue.push(item);
     },
     onRetry: (ms) => queue.push({ type: 'retry', ms }),
     onError: (error) => {
@@ -79,62 +72,4 @@ export async function* readEventStream(
     // Cancelling also covers the consumer leaving early; a body that already failed rejects.
     await reader.cancel().catch(() => undefined);
   }
-}
-
-/** Decodes one SSE message; undefined for event names this client does not know. */
-function decodeFrame(message: EventSourceMessage): StreamItem | EventStreamError | undefined {
-  if (message.event !== undefined && message.event !== STATE_EVENT && message.event !== HEARTBEAT_EVENT) {
-    return undefined;
-  }
-  let data: unknown;
-  try {
-    data = parseJsonSafely(message.data);
-  } catch (cause) {
-    return new EventStreamError('invalid_frame', `${message.event ?? 'append'} frame is not JSON`, { cause });
-  }
-  // An append is `[base, text]` whether it came named (`event: state`) or compact (no name).
-  if (message.event === undefined || (message.event === STATE_EVENT && Array.isArray(data))) {
-    return decodeAppend(message.id, data);
-  }
-  if (message.event === HEARTBEAT_EVENT) {
-    const heartbeat = heartbeatEventSchema.safeParse(data);
-    if (heartbeat.success) return { type: 'heartbeat', event: heartbeat.data };
-    return new EventStreamError('invalid_frame', 'invalid heartbeat frame', { cause: heartbeat.error });
-  }
-  if (isOtherProtocol(data)) {
-    return new EventStreamError(
-      'protocol_mismatch',
-      `the server speaks another protocol than ${PROTOCOL_VERSION}`,
-    );
-  }
-  const state = stateEventSchema.safeParse(data);
-  if (state.success) return { type: 'state', event: state.data };
-  return new EventStreamError('invalid_frame', 'invalid state frame', { cause: state.error });
-}
-
-/** An append: `id:` is the seq, data `[base, text]`. */
-function decodeAppend(id: string | undefined, data: unknown): StreamItem | EventStreamError {
-  // Number('') is 0: an append without an id must not pass as seq 0.
-  const seq = id === undefined || id === '' ? Number.NaN : Number(id);
-  const frame = appendFrameSchema.safeParse(data);
-  if (!frame.success || !Number.isSafeInteger(seq) || seq < 0) {
-    return new EventStreamError(
-      'invalid_frame',
-      'invalid append frame',
-      frame.success ? {} : { cause: frame.error },
-    );
-  }
-  const [base, text] = frame.data;
-  return { type: 'state', event: { kind: 'append', seq, base, text } };
-}
-
-function isOtherProtocol(data: unknown): boolean {
-  if (typeof data !== 'object' || data === null || !('snapshot' in data)) return false;
-  const snapshot = data.snapshot;
-  return (
-    typeof snapshot === 'object' &&
-    snapshot !== null &&
-    'protocol' in snapshot &&
-    snapshot.protocol !== PROTOCOL_VERSION
-  );
 }

@@ -4,10 +4,11 @@ import {
   type ActionOf,
   type ActionResponse,
   type ActionResultOf,
+  identityOf,
   isSensitiveAction,
+  madeAgainst,
   type Projection,
-  type SensitiveAction,
-  type SessionIdentity,
+  sameIdentity,
 } from '@webbridge/contract';
 import type { ActionOrigin, HostActionHandlers, HostActionName, HostAdapter } from '../adapter';
 import { BridgeError } from '../errors/BridgeError';
@@ -158,35 +159,4 @@ function respond(
     origin: ActionOrigin,
   ) => ActionResultOf<HostActionName>;
   return { action: action.action, result: handler(action, origin) } as ActionResponse;
-}
-
-/** Whether an action was made against the identity that is current now (else 409). */
-function madeAgainst(action: SensitiveAction, state: Projection): boolean {
-  return (
-    action.sessionRevision === state.sessionRevision &&
-    action.conversationId === state.conversationId &&
-    action.projectId === state.projectId &&
-    (action.instanceId === undefined || action.instanceId === state.instanceId)
-  );
-}
-
-/** Whether a 409 made earlier still names the identity current now. */
-function sameIdentity(identity: SessionIdentity | undefined, state: Projection): boolean {
-  return (
-    identity !== undefined &&
-    identity.instanceId === state.instanceId &&
-    identity.sessionRevision === state.sessionRevision &&
-    identity.conversationId === state.conversationId &&
-    identity.projectId === state.projectId
-  );
-}
-
-/** The session identity of a projection: where a send would land now. */
-function identityOf(state: Projection): SessionIdentity {
-  return {
-    instanceId: state.instanceId,
-    sessionRevision: state.sessionRevision,
-    conversationId: state.conversationId,
-    projectId: state.projectId,
-  };
 }

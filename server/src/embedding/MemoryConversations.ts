@@ -32,7 +32,8 @@ interface Content {
 
 const EMPTY: Content = { messages: [], pending: [], streaming: null };
 const notFound = (what: string): never => {
-  throw new ProtocolError('not_found', `No such ${what}.`);
+  // The reference host's words, so an app built on these helpers answers as the host does.
+  throw new ProtocolError('not_found', `There is no such ${what}.`);
 };
 
 /**

@@ -18,7 +18,8 @@ const refuse = (detail: string) => (): never => {
   throw new ProtocolError('not_applicable', detail);
 };
 const notFound = (what: string): never => {
-  throw new ProtocolError('not_found', `No such ${what}.`);
+  // The reference host's words, so an app built on these helpers answers as the host does.
+  throw new ProtocolError('not_found', `There is no such ${what}.`);
 };
 
 /**
@@ -55,7 +56,7 @@ export function chatOnlyActions(store: ProjectionStore): Pick<HostActionHandlers
       return { modelId };
     },
     selectProject: ({ projectId }) => (projectId === state().projectId ? { projectId } : notFound('project')),
-    approve: () => notFound('approval: nothing here waits for one'),
+    approve: () => notFound('approval'),
     workspace: refuse('This app reads no folders.'),
     continue: refuse('This app has nothing to continue.'),
     branch: refuse('This app keeps one thread per conversation, without branches.'),

@@ -59,7 +59,12 @@ export function webStreamSink(): { sink: StreamSink; stream: ReadableStream<Uint
       start: (c) => {
         controller = c;
       },
-      pull: () => drain?.(),
+      // A stream with a reader already waiting asks for more inside `enqueue`, that is inside
+      // the subscriber's write: draining there would make it flush again before it has noted
+      // what it just wrote (and send that frame twice). Drain once the write has returned.
+      pull: () => {
+        if (drain) queueMicrotask(drain);
+      },
       cancel: () => close?.(),
     },
     { highWaterMark: 1 },

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Projection } from '@webbridge/contract';
+import { CONFIGURATION_PARTS, type Projection } from '@webbridge/contract';
 
 /**
- * Computes the configuration signature: a hash of everything but the current conversation's
- * messages and the fast-changing run state. When it changes, subscribers get a full snapshot.
+ * Computes the configuration signature: a hash of the contract's configuration parts
+ * (`CONFIGURATION_PARTS`: everything but the current conversation's messages and the
+ * fast-changing run state). When it changes, subscribers get a full snapshot.
  *
  * Memoised on the identity of its inputs: the host keeps unchanged groups by reference, so a
  * streamed word costs a few pointer comparisons, not a hash of the configuration.
@@ -12,17 +13,7 @@ export function createSignatureCache(): (state: Projection) => string {
   let lastParts: unknown[] = [];
   let lastSignature = '';
   return (state) => {
-    const parts = [
-      state.instanceId,
-      state.sessionRevision,
-      state.conversationId,
-      state.projectId,
-      state.conversations.list,
-      state.projects,
-      state.models,
-      state.tools,
-      state.settings,
-    ];
+    const parts = CONFIGURATION_PARTS.map((part) => part.read(state));
     if (parts.length === lastParts.length && parts.every((part, i) => part === lastParts[i])) {
       return lastSignature;
     }

@@ -1,8 +1,17 @@
-import type { HostMessage, Projection, ProjectionDelta } from '@webbridge/contract';
+import { DELTA_PARTS, type HostMessage, type Projection, type ProjectionDelta } from '@webbridge/contract';
 
 /**
- * Computes the delta that turns `prev` into `next`, outside the configuration signature
- * (current messages, approvals, run state, pending attachments).
+ * The delta parts other than the messages, each replaced whole in the delta field named after
+ * it (`approvals`, `run`, `pending`), derived from the contract's split (`STATE_PARTS`).
+ */
+const REPLACED_PARTS = DELTA_PARTS.filter((part) => part.path.at(-1) !== 'messages').map((part) => ({
+  field: part.path.at(-1) as Exclude<keyof ProjectionDelta, 'cut' | 'put' | 'set' | 'ap' | 'add'>,
+  read: part.read,
+}));
+
+/**
+ * Computes the delta that turns `prev` into `next` over the contract's delta parts
+ * (`DELTA_PARTS`: current messages, approvals, run state, pending attachments).
  *
  * The host keeps unchanged messages by identity, so the work is a pointer walk over the
  * common prefix plus the size of what changed: a streamed word costs one `ap` entry whatever
@@ -25,14 +34,10 @@ export function diffProjection(prev: Projection, next: Projection): ProjectionDe
     }
     if (prefix < after.length) delta.add = after.slice(prefix);
   }
-  if (prev.approvals !== next.approvals && !sameJson(prev.approvals, next.approvals)) {
-    delta.approvals = next.approvals;
-  }
-  const run = next.conversations.run;
-  if (prev.conversations.run !== run && !sameJson(prev.conversations.run, run)) delta.run = run;
-  const pending = next.conversations.pending;
-  if (prev.conversations.pending !== pending && !sameJson(prev.conversations.pending, pending)) {
-    delta.pending = pending;
+  for (const { field, read } of REPLACED_PARTS) {
+    const was = read(prev);
+    const now = read(next);
+    if (was !== now && !sameJson(was, now)) (delta as Record<string, unknown>)[field] = now;
   }
   return delta;
 }

@@ -1,4 +1,5 @@
 import type { Destination } from '@webbridge/client-sdk';
+import { identityKey } from '@webbridge/contract';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { richMessage } from '../i18n/richMessage';
@@ -28,7 +29,7 @@ export interface DestinationConfirmProps {
 export function DestinationConfirm({ destination, onConfirm, onCancel, disabled }: DestinationConfirmProps) {
   const t = useT();
   const where = destination.title || t('aNewConversation');
-  const key = `${destination.instanceId} ${destination.sessionRevision} ${destination.projectId} ${destination.conversationId}`;
+  const key = identityKey(destination);
   // Measured while rendering, so the very render that shows the new name has the button held.
   const renamed = useRef({ key, at: Number.NEGATIVE_INFINITY, again: false });
   if (renamed.current.key !== key) renamed.current = { key, at: Date.now(), again: true };

@@ -1,12 +1,12 @@
 import { PROTOCOL_VERSION, type Snapshot, snapshotSchema } from '@webbridge/contract';
 
 const now = Date.now();
-const far = now + 3_600_000;
 
 /**
- * The scripted state the mocks start from: two conversations, one with a markdown reply, a
- * pending-free composer, the echo model and two tools. Checked against the contract's schema,
- * so a contract change that the mocks miss fails at start-up instead of drifting.
+ * Scenario data: the state the mocks start from (two conversations, one with a markdown reply,
+ * a pending-free composer, the echo model and two tools), and the fixture of the component
+ * tests. Checked against the contract's schema, so a contract change that it misses fails at
+ * start-up instead of drifting. The mock bridge (createMockBridge.ts) seeds its host with it.
  */
 export function mockScenario(): Snapshot {
   return snapshotSchema.parse({
@@ -39,8 +39,10 @@ export function mockScenario(): Snapshot {
             'These are **mock** replies. Try:',
             '',
             '- any text: it is *echoed back* word by word,',
-            '- `/tool write_file {"path":"a.txt","content":"hi"}`: an approval,',
             '- `/switch` then a message: the host moves elsewhere and your send gets a 409.',
+            '',
+            // One line: the renderer keeps a line break as a break.
+            'The bridge is the real one, over an in-memory host that only chats: tools, approvals, branches and edits need the reference host (`pnpm start`).',
             '',
             '```ts',
             "const hello = 'world';",
@@ -89,9 +91,4 @@ export function mockScenario(): Snapshot {
     approvals: [],
     settings: { theme: 'system', autoApprove: [], allowCommands: false, systemPrompt: '' },
   });
-}
-
-/** A media ref that stays valid for an hour (the mocks never expire ids). */
-export function mockMedia(id: string) {
-  return { id: `media-${id}-${'x'.repeat(22)}`, expiresAt: far };
 }

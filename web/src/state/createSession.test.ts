@@ -1,7 +1,10 @@
 import { destinationOf } from '@webbridge/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMockBackend, type MockBackend } from '../mocks/mockBackend';
+import { useMockBridge } from '../mocks/useMockBridge';
 import { createSession, type Session } from './createSession';
+
+// Every request goes through msw/node to the real bridge over the in-memory host.
+const mocks = useMockBridge({ accessCode: 'any' });
 
 async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -11,11 +14,10 @@ async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
   }
 }
 
-function connect(backend: MockBackend): Session {
+function connect(): Session {
   const session = createSession({
     baseUrl: 'http://mock.test',
     accessCode: 'any',
-    fetch: async (input, init) => backend.handle(new Request(input, init)),
     backoff: { baseMs: 5, maxMs: 10 },
   });
   session.start();
@@ -24,13 +26,23 @@ function connect(backend: MockBackend): Session {
 
 const lastMessage = (session: Session) => session.store.getState().snapshot?.conversations.messages.at(-1);
 
-describe('createSession against the contract mocks', () => {
+/**
+ * Whether the page shows the reply to `text` complete. The bridge answers a send before its
+ * delta reaches the stream (as a real host does), so "the last message is complete" alone
+ * could still be the previous reply.
+ */
+const replied = (session: Session, text: string) => {
+  const messages = session.store.getState().snapshot?.conversations.messages ?? [];
+  return messages.at(-2)?.text === text && messages.at(-1)?.status === 'complete';
+};
+
+describe('createSession against the mock bridge', () => {
   let session: Session | undefined;
   afterEach(() => session?.close());
 
   it('goes live and shows a streamed reply as it grows', async () => {
-    const backend = createMockBackend({ wordDelayMs: 2 });
-    session = connect(backend);
+    mocks.start({ wordDelayMs: 15 });
+    session = connect();
     const s = session;
     await until(() => s.store.getState().status === 'live');
     const lengths = new Set<number>();
@@ -39,18 +51,18 @@ describe('createSession against the contract mocks', () => {
       if (last?.role === 'assistant') lengths.add(last.text.length);
     });
     expect(await s.send('one two three four five', [])).toEqual({ kind: 'sent' });
-    await until(() => lastMessage(s)?.status === 'complete');
+    await until(() => replied(s, 'one two three four five'));
     expect(lastMessage(s)?.text).toBe('one two three four five');
     expect(lengths.size).toBeGreaterThanOrEqual(5);
   });
 
   it('returns the destination of a send refused with 409 and never sends it by itself', async () => {
-    const backend = createMockBackend({ wordDelayMs: 1 });
-    session = connect(backend);
+    const backend = mocks.start({ wordDelayMs: 1 });
+    session = connect();
     const s = session;
     await until(() => s.store.getState().status === 'live');
     await s.send('/switch', []);
-    await until(() => lastMessage(s)?.status === 'complete');
+    await until(() => replied(s, '/switch'));
     const before = backend.state().conversationId;
 
     const outcome = await s.send('where does this go?', []);
@@ -69,8 +81,8 @@ describe('createSession against the contract mocks', () => {
   });
 
   it('sends a confirmed message only where the confirmation named: a host that moved again refuses it', async () => {
-    const backend = createMockBackend({ wordDelayMs: 1 });
-    session = connect(backend);
+    const backend = mocks.start({ wordDelayMs: 1 });
+    session = connect();
     const s = session;
     await until(() => s.store.getState().status === 'live');
     const start = backend.state().conversationId;
@@ -89,8 +101,8 @@ describe('createSession against the contract mocks', () => {
   });
 
   it('turns a 409 on another session-sensitive action into a notice, doing nothing', async () => {
-    const backend = createMockBackend({ wordDelayMs: 1 });
-    session = connect(backend);
+    const backend = mocks.start({ wordDelayMs: 1 });
+    session = connect();
     const s = session;
     await until(() => s.store.getState().status === 'live');
     s.close();
@@ -102,8 +114,8 @@ describe('createSession against the contract mocks', () => {
   });
 
   it('makes a failed action a notice instead of a crash', async () => {
-    const backend = createMockBackend();
-    session = connect(backend);
+    mocks.start();
+    session = connect();
     const s = session;
     await until(() => s.store.getState().status === 'live');
     expect(await s.act({ action: 'approve', approvalId: 'nope', decision: 'allow' })).toBe(false);

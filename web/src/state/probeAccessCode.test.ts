@@ -1,7 +1,9 @@
 import { createBridgeClient } from '@webbridge/client-sdk';
 import { describe, expect, it } from 'vitest';
-import { createMockBackend } from '../mocks/mockBackend';
+import { useMockBridge } from '../mocks/useMockBridge';
 import { probeAccessCode } from './probeAccessCode';
+
+const mocks = useMockBridge({ accessCode: 'any' });
 
 function clientAnswering(answer: () => Response | Promise<Response>) {
   return createBridgeClient({
@@ -28,12 +30,8 @@ const problem = (status: number, code: string, headers: Record<string, string> =
 
 describe('probeAccessCode', () => {
   it('accepts a good code and leaves the state in the client’s store', async () => {
-    const backend = createMockBackend({ wordDelayMs: 1 });
-    const client = createBridgeClient({
-      baseUrl: 'http://mock.test',
-      accessCode: 'any',
-      fetch: async (input, init) => backend.handle(new Request(input, init)),
-    });
+    mocks.start({ wordDelayMs: 1 });
+    const client = createBridgeClient({ baseUrl: 'http://mock.test', accessCode: 'any' });
     const result = await probeAccessCode(client);
     expect(result.ok).toBe(true);
     expect(client.store.getState().snapshot).toEqual(result.ok ? result.snapshot : null);

@@ -1,11 +1,18 @@
-import {
-  heartbeatEventSchema,
-  type Snapshot,
-  snapshotEventSchema,
-  stateDataSchema,
-} from '@webbridge/contract';
-import { describe, expect, it } from 'vitest';
-import { createMockBackend } from './mockBackend';
+import { heartbeatEventSchema, snapshotEventSchema, stateDataSchema } from '@webbridge/contract';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMockBridge, type MockBridge } from './createMockBridge';
+
+const open: MockBridge[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((bridge) => bridge.close()));
+});
+
+/** A mock bridge that takes the code `any`, closed after the test. */
+function mockBridge(options: { wordDelayMs?: number; heartbeatMs?: number }): MockBridge {
+  const bridge = createMockBridge({ accessCode: 'any', ...options });
+  open.push(bridge);
+  return bridge;
+}
 
 interface Frame {
   readonly event: string | undefined;
@@ -39,11 +46,9 @@ const auth = { Authorization: 'Bearer any' };
 
 /** Opens the mock's stream with `query`, sends a four-word message, reads until the reply ends. */
 async function streamReply(query: string): Promise<Frame[]> {
-  const backend = createMockBackend({ wordDelayMs: 1, heartbeatMs: 45_000 });
-  const response = await backend.handle(
-    new Request(`http://mock.test/api/events${query}`, { headers: auth }),
-  );
-  const s: Snapshot = backend.state();
+  const backend = mockBridge({ wordDelayMs: 10, heartbeatMs: 45_000 });
+  const response = await backend.fetch(new Request(`http://mock.test/api/events${query}`, { headers: auth }));
+  const s = backend.state();
   const body = JSON.stringify({
     action: 'send',
     text: 'one two three four',
@@ -51,8 +56,12 @@ async function streamReply(query: string): Promise<Frame[]> {
     conversationId: s.conversationId,
     projectId: s.projectId,
   });
-  const sent = await backend.handle(
-    new Request('http://mock.test/api/action', { method: 'POST', headers: auth, body }),
+  const sent = await backend.fetch(
+    new Request('http://mock.test/api/action', {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body,
+    }),
   );
   expect(sent.status).toBe(200);
   // The reply has ended when a delta (not the first snapshot) says the run is idle again.
@@ -61,7 +70,7 @@ async function streamReply(query: string): Promise<Frame[]> {
   );
 }
 
-describe('the mock event stream frames as the bridge does', () => {
+describe('the mock bridge streams events as the bridge does (it is the bridge)', () => {
   it('by default every update is an `event: state`, and the snapshot names the heartbeat interval', async () => {
     const frames = await streamReply('');
     expect(frames.every((f) => f.event === 'state')).toBe(true);
@@ -79,12 +88,12 @@ describe('the mock event stream frames as the bridge does', () => {
   });
 
   it('beats after the interval it names, and refuses an unknown frame form', async () => {
-    const backend = createMockBackend({ heartbeatMs: 20 });
-    const response = await backend.handle(new Request('http://mock.test/api/events', { headers: auth }));
+    const backend = mockBridge({ heartbeatMs: 20 });
+    const response = await backend.fetch(new Request('http://mock.test/api/events', { headers: auth }));
     const frames = await readUntil(response, (f) => f.some((x) => x.event === 'heartbeat'));
     const beat = frames.find((f) => f.event === 'heartbeat')!;
     expect(heartbeatEventSchema.parse(JSON.parse(beat.data)).heartbeatMs).toBe(20);
-    const refused = await backend.handle(
+    const refused = await backend.fetch(
       new Request('http://mock.test/api/events?frames=loud', { headers: auth }),
     );
     expect(refused.status).toBe(400);
