@@ -98,6 +98,11 @@ describe('pairing a browser in Chromium', () => {
     );
     await page.reload();
     await live(page);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByText('Devices', { exact: true }).click();
+    await page.getByText('This device: Typed phone').waitFor();
+    await page.getByText('Devices', { exact: true }).scrollIntoViewIfNeeded();
+    await shot(page, 'phone-devices');
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -157,3 +157,20 @@ describe('pairing by the typed code', () => {
     expect(h.host.bridge.devices.list()).toHaveLength(0);
   });
 });
+
+describe('pairing in the log', () => {
+  it('leaves no token, code or credential in the log lines, refused or not', async () => {
+    const logLines: string[] = [];
+    h = await startTestHost({ logLines });
+    const token = h.host.bridge.pairingToken('control');
+    const { credential } = await paired(h, { token, name: 'Logged phone' });
+    await pair(h, { token, name: 'again' });
+    await pair(h, { code: TEST_CODE, name: 'by code' });
+    await fetch(`${h.url}/api/devices`, { headers: bearer(credential) });
+    expect(logLines.some((line) => line.includes('/api/pair'))).toBe(true);
+    const secret = credential.split('.')[1] ?? '';
+    for (const line of logLines) {
+      for (const hidden of [token, TEST_CODE, secret]) expect(line).not.toContain(hidden);
+    }
+  });
+});

@@ -37,7 +37,7 @@ const HELP = `Commands:
   devices              the paired devices: name, role, when paired and last seen
   forget <n>           forget paired device n (its streams end; it must pair again)
   ca                   the HTTPS certificate authority: fingerprint and a QR code to install it
-  browsers             the connected browsers: address, since when, user agent
+  browsers             the connected browsers: address, since when, paired device, user agent
   convs                list the conversations
   switch <n>           make conversation n current, as the host's own user would
   new                  start a new conversation
@@ -137,9 +137,11 @@ export function startConsole(context: ConsoleContext): () => void {
       const connections = host.bridge.connections();
       const n = connections.length;
       print(n === 1 ? '1 browser connected.' : `${n} browsers connected.`);
+      const names = new Map(host.bridge.devices.list().map((device) => [device.id, device.name]));
       for (const c of connections) {
         const since = new Date(c.openedAt).toLocaleTimeString();
-        print(`  ${c.remoteAddress}  since ${since}  ${c.userAgent}`);
+        const device = c.deviceId === undefined ? '' : `  [${names.get(c.deviceId) ?? 'forgotten device'}]`;
+        print(`  ${c.remoteAddress}  since ${since}${device}  ${c.userAgent}`);
       }
     },
     convs: async () => {

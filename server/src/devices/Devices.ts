@@ -37,6 +37,8 @@ function publicView(device: StoredDevice): Device {
  */
 export class Devices {
   private readonly byId = new Map<string, StoredDevice>();
+  /** When each device was last seen (kept apart, so a request allocates nothing). */
+  private readonly seenAt = new Map<string, number>();
   /** When each device's last-seen time was last written through to the store. */
   private readonly written = new Map<string, number>();
   private readonly listeners = new Set<ForgetListener>();
@@ -47,6 +49,7 @@ export class Devices {
   ) {
     for (const device of store.load()) {
       this.byId.set(device.id, device);
+      this.seenAt.set(device.id, device.lastSeen);
       this.written.set(device.id, device.lastSeen);
     }
   }
@@ -66,6 +69,7 @@ export class Devices {
     };
     this.store.insert(stored);
     this.byId.set(id, stored);
+    this.seenAt.set(id, time);
     this.written.set(id, time);
     return { credential: `${id}.${secret}`, device: publicView(stored) };
   }
@@ -87,7 +91,10 @@ export class Devices {
 
   /** Every paired device, in pairing order. */
   list(): Device[] {
-    return [...this.byId.values()].map(publicView);
+    return [...this.byId.values()].map((device) => ({
+      ...publicView(device),
+      lastSeen: this.seenAt.get(device.id) ?? device.lastSeen,
+    }));
   }
 
   /** Forgets one device; undefined when there is none of that id. */
@@ -102,6 +109,7 @@ export class Devices {
     this.store.remove(gone.map((device) => device.id));
     for (const device of gone) {
       this.byId.delete(device.id);
+      this.seenAt.delete(device.id);
       this.written.delete(device.id);
     }
     for (const device of gone) for (const listener of this.listeners) listener(device);
@@ -119,8 +127,7 @@ export class Devices {
 
   private seen(device: StoredDevice): void {
     const time = this.now();
-    const updated = { ...device, lastSeen: time };
-    this.byId.set(device.id, updated);
+    this.seenAt.set(device.id, time);
     if (time - (this.written.get(device.id) ?? 0) < SEEN_RESOLUTION_MS) return;
     this.written.set(device.id, time);
     this.store.touch(device.id, time);

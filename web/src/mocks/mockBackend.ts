@@ -119,7 +119,7 @@ export function createMockBackend(options: MockBackendOptions = {}): MockBackend
     [`GET ${contract.devices.path}`]: (request) => devices.list(request),
     [`POST ${contract.forgetDevice.path}`]: (request) => devices.forget(request),
   };
-  const publicPaths = new Set(
+  const publicPaths = new Set<string>(
     Object.values(contract)
       .filter((route) => isPublicRoute(route))
       .map((route) => route.path),
