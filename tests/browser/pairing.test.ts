@@ -11,6 +11,11 @@ import { assertWebBuilt, DESKTOP, launchBrowser, openPage, PHONE, restartHost, s
 // paired page reopening with no code (reload, host restart), a device forgotten from another
 // page, and a browser profile on disk that holds no access code after a visit and Disconnect.
 
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 const live = (page: Page) => page.locator('.badge[data-status="live"]').waitFor();
 
 const keptDevice = (page: Page) =>
@@ -113,7 +118,21 @@ describe('pairing a browser in Chromium', () => {
     await phone.page.getByLabel('Device name').fill('Forgotten phone');
     await phone.page.getByRole('button', { name: 'Connect' }).click();
     await live(phone.page);
-    const forgottenId = (await keptDevice(phone.page))?.deviceId;
+    const phoneDevice = await keptDevice(phone.page);
+    const forgottenId = phoneDevice?.deviceId;
+    // A media id handed out to the phone: revoked once the phone is forgotten.
+    const asPhone = { Authorization: `Bearer ${phoneDevice?.credential}` };
+    const uploaded = await fetch(`${h.url}/api/upload?name=dot.png`, {
+      method: 'POST',
+      headers: { ...asPhone, 'Content-Type': 'image/png' },
+      body: PNG,
+    });
+    expect(uploaded.status).toBe(201);
+    const state = (await (await fetch(`${h.url}/api/state`, { headers: asPhone })).json()) as {
+      conversations: { pending: { media: { id: string } }[] };
+    };
+    const mediaId = state.conversations.pending.at(-1)?.media.id;
+    expect((await fetch(`${h.url}/api/media?id=${mediaId}`)).status).toBe(200);
 
     const laptop = await openPage(browser, h.url, DESKTOP);
     await laptop.page.getByLabel('Access code').fill(TEST_CODE);
@@ -132,6 +151,7 @@ describe('pairing a browser in Chromium', () => {
       .toContain('no longer paired');
     expect(await keptDevice(phone.page)).toBeNull();
     expect(h.host.bridge.devices.list().some((d) => d.id === forgottenId)).toBe(false);
+    expect((await fetch(`${h.url}/api/media?id=${mediaId}`)).status).toBe(404);
     // The laptop, paired on its own, stays connected (its stream restarts, media ids renewed).
     await live(laptop.page);
     await shot(phone.page, 'desktop-device-forgotten');

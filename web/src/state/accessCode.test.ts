@@ -27,10 +27,12 @@ function environment(hash: string, stored: Record<string, string> = {}) {
 
 describe('takeLinkSecret', () => {
   it('takes a pairing token from the fragment and removes it from the address bar, keeping nothing', () => {
-    const { env, local, replaced } = environment('#pair=Qm9-x_1');
+    const { env, local, session, replaced } = environment('#pair=Qm9-x_1');
     expect(takeLinkSecret(env)).toEqual({ kind: 'pair', token: 'Qm9-x_1' });
     expect(replaced).toEqual(['/chat?x=1']);
     expect(local.size).toBe(0);
+    // A code an older page kept for its tab is dropped on the first load.
+    expect(session.size).toBe(0);
   });
 
   it('takes a code from the fragment, decoded, among other parameters', () => {

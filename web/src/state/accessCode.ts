@@ -34,7 +34,8 @@ export interface CodeEnvironment {
  * Takes a pairing token (`#pair=…`) or a code (`#code=…`) from the URL fragment and removes the
  * fragment from the address bar at once (`history.replaceState`), so the current history entry,
  * bookmarks and screenshots keep no secret. The browser may already have written the URL it
- * opened to its history: for a pairing link that is a token spent a moment later.
+ * opened to its history: for a pairing link that is a token spent a moment later. Called once
+ * per page load, it also drops a code an older version of the page left in sessionStorage.
  *
  * @example
  * ```ts
@@ -42,6 +43,11 @@ export interface CodeEnvironment {
  * ```
  */
 export function takeLinkSecret(env: CodeEnvironment): LinkSecret | null {
+  try {
+    env.sessionStorage.removeItem(LEGACY_CODE_KEY);
+  } catch {
+    // Storage disabled: nothing was kept there either.
+  }
   const match = /(?:^#|&)(pair|code)=([^&]*)/.exec(env.location.hash);
   if (!match) return null;
   env.history.replaceState(null, '', `${env.location.pathname}${env.location.search}`);
