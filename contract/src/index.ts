@@ -28,6 +28,17 @@ export { CONNECTION_STRINGS_PT_BR } from './connectionStrings/pt-BR';
 export { CONNECTION_STRINGS_ZH_CN } from './connectionStrings/zh-CN';
 export type { DecodedFrame, FrameFailure, SseMessage } from './decodeFrame';
 export { decodeFrame } from './decodeFrame';
+export type { Device, DevicesResponse, ForgetDeviceRequest, PairRequest, PairResponse } from './devices';
+export {
+  deviceSchema,
+  devicesResponseSchema,
+  forgetDeviceRequestSchema,
+  forgetDeviceResponseSchema,
+  MAX_DEVICE_NAME,
+  PAIRING_TOKEN_TTL_MS,
+  pairRequestSchema,
+  pairResponseSchema,
+} from './devices';
 export type {
   AppendEvent,
   DeltaEvent,
@@ -58,7 +69,7 @@ export {
 } from './events';
 export { type Accepts, fastAccept, fastParser, type StringRules, stringRules } from './fastAccept';
 export type { DeclaredHeader } from './headers';
-export { bearerHeaderSchema, HEADER_REFUSALS, headersOf, isPublicRoute } from './headers';
+export { bearerHeaderSchema, HEADER_REFUSALS, headersOf, isPublicRoute, isViewAllowed } from './headers';
 export type { SessionGuard, SessionIdentity } from './identity';
 export {
   identityKey,

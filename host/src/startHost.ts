@@ -122,6 +122,8 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   const bridge = createBridge({
     host: adapter,
     memory,
+    // Paired devices live in the host's SQLite file: a phone stays paired across restarts.
+    devices: controller.devices,
     accessCode: options.accessCode,
     ...(options.viewCode === undefined ? {} : { viewCode: options.viewCode }),
     uploadDir: path.join(dataDir, 'uploads'),

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { ActionDispatcher } from './actions/ActionDispatcher';
 import type { HostAdapter } from './adapter';
 import { CA_CONTENT_TYPE } from './adapters/answerPlainHttp';
+import type { Devices } from './devices/Devices';
+import type { PairingTokens } from './devices/PairingTokens';
 import type { BridgeEnv } from './env';
 import { BridgeError } from './errors/BridgeError';
 import { renderProblem } from './errors/renderProblem';
@@ -19,8 +21,10 @@ import { mediaRoute } from './media/mediaRoute';
 import type { WireMapper } from './media/toWire';
 import { actionRoute } from './routes/actionRoute';
 import { refusalHeaders } from './routes/apiHeaders';
+import { devicesRoute, forgetDeviceRoute } from './routes/devicesRoute';
 import { eventsRoute } from './routes/eventsRoute';
 import { localeRoute } from './routes/localeRoute';
+import { pairRoute } from './routes/pairRoute';
 import { stateRoute } from './routes/stateRoute';
 import { staticRoutes } from './routes/staticRoutes';
 import { uploadRoute } from './upload/uploadRoute';
@@ -31,6 +35,10 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly codes: AccessCodes;
   readonly throttle: AuthThrottle;
+  readonly devices: Devices;
+  readonly tokens: PairingTokens;
+  /** Forgets a device and ends what it held (streams, media ids); false when it is unknown. */
+  readonly forgetDevice: (id: string) => boolean;
   readonly allowedHosts: () => ReadonlySet<string>;
   readonly hub: EventHub;
   readonly wire: WireMapper;
@@ -52,6 +60,9 @@ const ALLOWED_METHODS: Readonly<Record<string, string>> = {
   [contract.events.path]: 'GET, HEAD',
   [contract.upload.path]: 'POST',
   [contract.media.path]: 'GET, HEAD',
+  [contract.pair.path]: 'POST',
+  [contract.devices.path]: 'GET',
+  [contract.forgetDevice.path]: 'POST',
 };
 
 /**
@@ -95,6 +106,9 @@ export function createApp(deps: AppDeps): Hono<BridgeEnv> {
   app.get(contract.events.path, eventsRoute(deps));
   app.post(contract.upload.path, uploadRoute(deps));
   app.get(contract.media.path, mediaRoute(deps));
+  app.post(contract.pair.path, pairRoute(deps));
+  app.get(contract.devices.path, devicesRoute(deps.devices));
+  app.post(contract.forgetDevice.path, forgetDeviceRoute(deps.forgetDevice));
   app.all('/api/*', (c) => {
     const allow = ALLOWED_METHODS[c.req.path];
     if (allow === undefined) throw new BridgeError('not_found', 'There is no such route.');

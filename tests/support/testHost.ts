@@ -26,6 +26,8 @@ export interface TestHostOptions {
   readonly tls?: boolean;
   /** A view code (watch only). */
   readonly viewCode?: string;
+  /** The bridge's clock (pairing tokens, devices' last seen, the throttle). @default Date.now */
+  readonly now?: () => number;
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -61,6 +63,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
         freeFailures: options.freeAuthFailures ?? 1000,
         ...(options.authLockoutMs === undefined ? {} : { baseDelayMs: options.authLockoutMs }),
       },
+      ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.logLines
         ? { logDestination: { write: (line: string) => options.logLines?.push(line) } }
         : {}),

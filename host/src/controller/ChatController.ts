@@ -1,4 +1,5 @@
 import type { Projection, SessionIdentity } from '@webbridge/contract';
+import { DeviceTable } from '../db/DeviceTable';
 import type { MainExecutor } from '../executor/MainExecutor';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { ApprovalActions } from './ApprovalActions';
@@ -53,6 +54,8 @@ export class ChatController {
   readonly settings: SettingsActions;
   /** Pending uploads of a conversation and the files behind attachments. */
   readonly attachments: AttachmentActions;
+  /** The bridge's paired devices, kept in the same SQLite file (hand it to `createBridge`). */
+  readonly devices: DeviceTable;
 
   private readonly core: ControllerCore;
 
@@ -68,6 +71,7 @@ export class ChatController {
     this.approvals = new ApprovalActions(core);
     this.settings = new SettingsActions(core);
     this.attachments = new AttachmentActions(core);
+    this.devices = new DeviceTable(core.store);
   }
 
   /** The current projection (immutable; cheap). */
