@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getState, sendAndWait } from '../../support/api';
+import { startTestHost, TEST_CODE, type TestHost } from '../../support/testHost';
+import { assertWebBuilt, restartHost } from '../browserHarness';
+import type { EngineBrowser } from './EnginePage';
+import { LIVE, MESSAGE_BOX, openConnected, PHONE, say, shot, waitUntil } from './engineSteps';
+import { engine, launchEngine } from './launchEngine';
+
+const VIEW_CODE = 'view-code-5j2p-8x4c';
+
+describe(`connecting in ${engine}`, () => {
+  let browser: EngineBrowser;
+  let h: TestHost;
+
+  beforeAll(async () => {
+    assertWebBuilt();
+    [browser, h] = await Promise.all([
+      launchEngine(),
+      startTestHost({ echoDelayMs: 10, viewCode: VIEW_CODE }),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close(true);
+  });
+
+  it('connects by typing the code, after saying a wrong one is wrong', async () => {
+    const page = await browser.openPage(h.url, PHONE);
+    try {
+      const field = '#access-code';
+      await page.waitFor(field);
+      await shot(page, 'connect');
+      await page.fill(field, 'not-the-code');
+      await page.click({ css: 'button', hasText: 'Connect' });
+      await page.waitFor({ css: '[role="alert"]', hasText: 'That code is not right' });
+      expect(await page.evaluate('document.querySelector("#access-code").getAttribute("aria-invalid")')).toBe(
+        'true',
+      );
+      await shot(page, 'connect-wrong-code');
+      await page.fill(field, TEST_CODE);
+      await page.click({ css: 'button', hasText: 'Connect' });
+      await page.waitFor(LIVE, { timeout: 15_000 });
+      expect(await page.count(field)).toBe(0);
+      expect(await page.problems()).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('connects by link (#code=), takes the code out of the address and keeps it for the tab', async () => {
+    const page = await openConnected(browser, h);
+    try {
+      expect(new URL(await page.url()).hash).toBe('');
+      expect(await page.evaluate("sessionStorage.getItem('webbridge.code')")).toBe(TEST_CODE);
+      await page.reload();
+      await page.waitFor(LIVE, { timeout: 15_000 });
+      await page.waitFor(MESSAGE_BOX);
+      await shot(page, 'chat-empty');
+      expect(await page.problems()).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('watches with the view code: no composer, a watching badge, the host followed live', async () => {
+    const page = await openConnected(browser, h, VIEW_CODE);
+    try {
+      await sendAndWait(h, 'sent by the host while someone watches');
+      await page.waitFor({ css: '.message-user .body', hasText: 'sent by the host while someone watches' });
+      await page.waitFor({ css: '.message-assistant.status-complete', hasText: 'someone watches' });
+      expect(await page.count(MESSAGE_BOX)).toBe(0);
+      await page.waitFor('.badge-watching');
+      await shot(page, 'watching');
+      expect(await page.problems()).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows the host going away, reconnects by itself when it is back and chats again', async () => {
+    const page = await openConnected(browser, h);
+    try {
+      await say(page, 'before the restart');
+      const firstInstance = (await getState(h)).instanceId;
+      await h.close();
+      await waitUntil('the badge to leave live', async () =>
+        /reconnecting|offline/.test(
+          (await page.evaluate<string | null>('document.querySelector(".badge")?.dataset.status ?? null')) ??
+            '',
+        ),
+      );
+      await shot(page, 'reconnecting');
+      h = await restartHost(h, { echoDelayMs: 10, viewCode: VIEW_CODE });
+      await page.waitFor(LIVE, { timeout: 20_000 });
+      expect((await getState(h)).instanceId).not.toBe(firstInstance);
+      await page.waitFor({ css: '.message-user .body', hasText: 'before the restart' });
+      await say(page, 'after the restart');
+      await page.waitFor({ css: '.message-assistant .body', hasText: 'after the restart' });
+      expect(await page.problems()).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+});
