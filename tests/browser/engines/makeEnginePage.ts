@@ -113,6 +113,11 @@ export function makeEnginePage<H>(driver: EngineDriver<H>): EnginePage {
     },
     async screenshot(name) {
       mkdirSync(ARTIFACTS, { recursive: true });
+      // Two frames, so what the DOM holds has been painted: WebKit's screenshot is of the last
+      // painted frame, which was a reply still streaming and an image not yet drawn.
+      await driver.evaluate(
+        'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(0))))',
+      );
       writeFileSync(join(ARTIFACTS, `${name}.png`), await driver.screenshot());
     },
     close: () => driver.close(),
