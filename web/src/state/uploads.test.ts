@@ -96,4 +96,17 @@ describe('createUploads', () => {
     await done;
     expect(uploads.items.get().map((i) => i.name)).toEqual(['b.bin']);
   });
+
+  it('forgets an upload the host listed before its own answer came, once the host drops it (seen in Firefox)', async () => {
+    const { upload, calls } = controllable();
+    const uploads = createUploads(upload);
+    const done = uploads.add([file('notes.txt', 10)], 'conv-1');
+    // The event stream brings the pending attachment before the upload's HTTP answer.
+    uploads.settle(new Set(['att-n']));
+    calls[0]?.finish('att-n');
+    await done;
+    // Removed (or sent) at once: the host's list no longer has it, and nothing else changes.
+    uploads.settle(new Set());
+    expect(uploads.items.get()).toEqual([]);
+  });
 });

@@ -66,6 +66,10 @@ export interface Uploads {
  */
 export function createUploads(upload: UploadFn): Uploads {
   const items = observable<readonly UploadItem[]>([]);
+  // Every attachment id the host has listed as pending: its event can come before the
+  // upload's own answer (often in Firefox), and the attachment can then be sent or removed
+  // before the next settle, which would otherwise keep the finished row (at 100 %) for good.
+  const listed = new Set<string>();
   let nextKey = 1;
   const update = (key: number, patch: Partial<UploadItem>) =>
     items.set(items.get().map((item) => (item.key === key ? { ...item, ...patch } : item)));
@@ -117,12 +121,15 @@ export function createUploads(upload: UploadFn): Uploads {
       else items.set(items.get().filter((i) => i.key !== key));
     },
     settle(pendingIds, now = Date.now(), graceMs = 3000) {
+      for (const id of pendingIds) listed.add(id);
       const settled = (i: UploadItem) =>
         i.status === 'done' &&
-        ((i.attachmentId !== undefined && pendingIds.has(i.attachmentId)) ||
-          now - (i.doneAt ?? now) > graceMs);
+        ((i.attachmentId !== undefined && listed.has(i.attachmentId)) || now - (i.doneAt ?? now) > graceMs);
       const kept = items.get().filter((i) => !settled(i));
-      if (kept.length !== items.get().length) items.set(kept);
+      if (kept.length === items.get().length) return;
+      for (const i of items.get())
+        if (settled(i) && i.attachmentId !== undefined) listed.delete(i.attachmentId);
+      items.set(kept);
     },
   };
 }
