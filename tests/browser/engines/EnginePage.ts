@@ -49,6 +49,11 @@ export interface EnginePage {
   text(target: TargetLike): Promise<string>;
   /** How many elements match the target (visible or not). */
   count(target: TargetLike): Promise<number>;
+  /**
+   * Grants this page's origin the notification permission, as a person answering the prompt
+   * would. Throws in an engine whose driver cannot (WebKit's): such a test is skipped there by name.
+   */
+  grantNotifications(): Promise<void>;
   /** Saves a PNG of the viewport to tests/.artifacts/<name>.png. */
   screenshot(name: string): Promise<void>;
   /** Closes the page and whatever the engine opened for it (context, session). */

@@ -12,6 +12,31 @@ import { MESSAGE_BOX, openConnected, say, shot, waitUntil } from './engineSteps'
 import { engine, launchEngine } from './launchEngine';
 import { startActionTap } from './startActionTap';
 
+/** Why a test does not run in WebKit, said in its title (the report shows it as skipped). */
+const NO_PERMISSIONS_IN_WEBKIT =
+  engine === 'webkit' ? ' [skipped in WebKit: its WebDriver cannot grant permissions]' : '';
+
+/** Records each `new Notification(...)` the page makes (page-side: no DOM library here). */
+const SPY = `(() => {
+  window.__notifications = [];
+  const Real = window.Notification;
+  window.Notification = class extends Real {
+    constructor(title, options) {
+      window.__notifications.push({ title, body: (options && options.body) || '' });
+      super(title, options);
+    }
+  };
+  return 0;
+})()`;
+
+/** Makes the page believe it is hidden (another tab in front), as a browser would say. */
+const HIDE = `(() => {
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+  document.dispatchEvent(new Event('visibilitychange'));
+  return 0;
+})()`;
+
 /** The last reply. */
 const LAST_REPLY = '.message-assistant:last-of-type';
 
@@ -183,4 +208,33 @@ describe(`chatting in ${engine}`, () => {
       await tap.close();
     }
   }, 40_000);
+
+  it.skipIf(engine === 'webkit')(
+    `after the opt-in, notifies when a reply finishes while the page is hidden${NO_PERMISSIONS_IN_WEBKIT}`,
+    async () => {
+      page = await openConnected(browser, h);
+      await page.grantNotifications();
+      await page.click('button[aria-label="Open menu"]');
+      await page.click({ css: 'label.check', hasText: 'Notify me' });
+      // On once the browser granted it (the box alone ticks before the answer comes).
+      await waitUntil('the opt-in to be on', async () => {
+        const kept = await page?.evaluate<string | null>("localStorage.getItem('webbridge.notifications')");
+        return kept === 'on';
+      });
+      await shot(page, 'notifications-opt-in');
+      await page.click('button[aria-label="Close menu"]');
+      await page.evaluate(SPY);
+      await page.evaluate(HIDE);
+      await page.fill(MESSAGE_BOX, 'while the page is hidden');
+      await page.press(MESSAGE_BOX, 'Enter');
+      await waitUntil(
+        'a notification',
+        async () => (await page?.evaluate<unknown[]>('window.__notifications'))?.length === 1,
+      );
+      const [shown] = await page.evaluate<{ title: string; body: string }[]>('window.__notifications');
+      expect(shown?.title).toBe('Reply finished');
+      expect(shown?.body).toContain('while the page is hidden');
+      expect(await page.problems()).toEqual([]);
+    },
+  );
 });

@@ -35,6 +35,7 @@ export async function launchChromiumEngine(): Promise<EngineBrowser> {
         url: async () => page.url(),
         setViewport: (size) => page.setViewportSize(size),
         screenshot: () => page.screenshot(),
+        grantNotifications: (origin) => context.grantPermissions(['notifications'], { origin }),
         close: () => context.close(),
       };
       const opened = makeEnginePage(driver);

@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHost } from '@webbridge/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE } from '../../../web/src/markdown/samples';
 import { getState, sendAndWait } from '../../support/api';
 import { startTestHost, TEST_CODE, type TestHost } from '../../support/testHost';
 import { assertWebBuilt, restartHost } from '../browserHarness';
@@ -7,6 +12,27 @@ import { LIVE, MESSAGE_BOX, openConnected, PHONE, say, shot, waitUntil } from '.
 import { engine, launchEngine } from './launchEngine';
 
 const VIEW_CODE = 'view-code-5j2p-8x4c';
+
+/** A reference host whose page speaks `language`; removes its data when closed. */
+async function hostIn(language: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), `webbridge-lang-${language}-`));
+  const host = await startHost({
+    dataDir,
+    port: 0,
+    hostname: '127.0.0.1',
+    accessCode: TEST_CODE,
+    echoDelayMs: 2,
+    logLevel: 'silent',
+    language,
+  });
+  return {
+    url: `http://127.0.0.1:${host.address.port}`,
+    close: async () => {
+      await host.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
 
 describe(`connecting in ${engine}`, () => {
   let browser: EngineBrowser;
@@ -101,4 +127,62 @@ describe(`connecting in ${engine}`, () => {
       await page.close();
     }
   }, 60_000);
+
+  it('speaks Arabic right to left: dir="rtl", the page in Arabic, the drawer from the right edge', async () => {
+    const arabic = await hostIn('ar');
+    const page = await browser.openPage(arabic.url, PHONE);
+    try {
+      await waitUntil('dir="rtl"', async () => (await page.evaluate('document.dir')) === 'rtl');
+      expect(await page.evaluate('document.documentElement.lang')).toBe('ar');
+      await page.waitFor({ css: 'p', hasText: 'أدخل رمز الوصول الظاهر على المضيف.' });
+      await shot(page, 'rtl-connect');
+      await page.fill('#access-code', TEST_CODE);
+      await page.click({ css: 'button', hasText: 'اتصال' });
+      await page.waitFor(LIVE, { timeout: 15_000 });
+      await say(page, SAMPLE, 'textarea[aria-label="رسالة"]');
+      await page.waitFor({ css: '.message-user .role', hasText: 'أنت' });
+      // Right to left: the user's own message sits at the left edge, the reply's table too.
+      const [userLeft, userRight] = await page.evaluate<[number, number]>(
+        '(() => { const r = document.querySelector(".message-user").getBoundingClientRect(); return [r.left, r.right]; })()',
+      );
+      expect(userLeft).toBeLessThan(390 - userRight);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await shot(page, 'rtl-chat');
+      await page.click('button[aria-label="فتح القائمة"]');
+      await waitUntil('the drawer at the right edge', async () => {
+        const right = await page.evaluate<number | null>(
+          '(() => { const r = document.querySelector(".sidebar")?.getBoundingClientRect(); return r && r.width > 0 ? Math.round(r.right) : null; })()',
+        );
+        return right === 390;
+      });
+      await shot(page, 'rtl-drawer');
+      expect(await page.problems()).toEqual([]);
+    } finally {
+      await page.close();
+      await arabic.close();
+    }
+  }, 40_000);
+
+  it('keeps the app shell in a service worker and shows the offline page while the host is away', async () => {
+    const page = await openConnected(browser, h);
+    try {
+      expect(
+        await page.evaluate(
+          'navigator.serviceWorker.ready.then((r) => new URL(r.active.scriptURL).pathname)',
+        ),
+      ).toBe('/sw.js');
+      await waitUntil('the page to be controlled', () =>
+        page.evaluate('navigator.serviceWorker.controller !== null'),
+      );
+      await h.close();
+      await page.reload();
+      await page.waitFor({ css: 'h1', hasText: 'The host is unreachable' });
+      await shot(page, 'offline');
+      h = await restartHost(h, { echoDelayMs: 10, viewCode: VIEW_CODE });
+      // The offline page retries by itself (2 s, then 4 s) and reloads into the app.
+      await page.waitFor(LIVE, { timeout: 20_000 });
+    } finally {
+      await page.close();
+    }
+  }, 40_000);
 });

@@ -55,6 +55,8 @@ export async function launchFirefoxEngine(): Promise<EngineBrowser> {
         url: async () => page.url(),
         setViewport: (size) => page.setViewport({ ...size, deviceScaleFactor: 1 }),
         screenshot: () => page.screenshot(),
+        // WebDriver BiDi's permissions.setPermission.
+        grantNotifications: (origin) => context.overridePermissions(origin, ['notifications']),
         close: () => context.close(),
       };
       const opened = makeEnginePage(driver);

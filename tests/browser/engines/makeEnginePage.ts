@@ -36,18 +36,30 @@ export interface EngineDriver<H> {
   url(): Promise<string>;
   setViewport(size: Viewport): Promise<void>;
   screenshot(): Promise<Uint8Array>;
+  /** Grants `origin` the notification permission; absent where the protocol cannot. */
+  grantNotifications?: (origin: string) => Promise<void>;
   close(): Promise<void>;
   /** Errors the engine itself reported (console errors, page errors), where it reports any. */
   readonly reported: readonly string[];
 }
 
-/** Polls `check` every 50 ms until it returns a value other than undefined, or fails naming `what`. */
+/**
+ * Polls `check` every 50 ms until it returns a value other than undefined, or fails naming
+ * `what`. A check that throws is tried again: the page may be navigating (the offline page
+ * reloading into the app destroys the context a script ran in); the last error is reported.
+ */
 async function poll<T>(what: string, timeout: number, check: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + timeout;
+  let lastError: unknown;
   for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeout} ms waiting for ${what}`, { cause: lastError });
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -110,6 +122,10 @@ export function makeEnginePage<H>(driver: EngineDriver<H>): EnginePage {
     async count(target) {
       const [all] = await driver.evaluate<[number, number]>(counts(target));
       return all;
+    },
+    async grantNotifications() {
+      if (!driver.grantNotifications) throw new Error(`${driver.engine}'s driver cannot grant permissions`);
+      await driver.grantNotifications(new URL(await driver.url()).origin);
     },
     async screenshot(name) {
       mkdirSync(ARTIFACTS, { recursive: true });

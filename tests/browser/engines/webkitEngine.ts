@@ -139,6 +139,8 @@ export async function launchWebKitEngine(): Promise<EngineBrowser> {
           if (inner[0] !== size.width || inner[1] !== size.height)
             throw new Error(`MiniBrowser's page is ${inner.join('x')}, not ${size.width}x${size.height}`);
         },
+        // No grantNotifications: WebDriver classic has no permission command, and
+        // WebKitWebDriver no extension for one.
         screenshot: async () => Buffer.from(await session.takeScreenshot(), 'base64'),
         close: () => session.quit(),
       };
