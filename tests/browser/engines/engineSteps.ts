@@ -28,7 +28,7 @@ export function shot(page: EnginePage, name: string): Promise<void> {
 }
 
 /** How many replies have finished. */
-export function completeReplies(page: EnginePage): Promise<number> {
+function completeReplies(page: EnginePage): Promise<number> {
   return page.count('.message-assistant.status-complete');
 }
 

@@ -38,7 +38,7 @@ export async function launchFirefoxEngine(): Promise<EngineBrowser> {
       const driver: EngineDriver<ElementHandle> = {
         engine: 'firefox',
         reported,
-        evaluate: (expression) => page.evaluate(expression),
+        evaluate: <T>(expression: string) => page.evaluate(expression) as Promise<T>,
         element: async (expression) =>
           (await page.evaluateHandle(expression)).asElement() as ElementHandle | null,
         click: (element) => element.click(),
