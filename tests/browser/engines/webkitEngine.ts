@@ -8,8 +8,7 @@ import type { EngineBrowser } from './EnginePage';
 import { type EngineDriver, makeEnginePage } from './makeEnginePage';
 
 /** WebKitGTK's MiniBrowser from Debian's libwebkit2gtk-4.1 (what webkit2gtk-driver drives). */
-const MINIBROWSER =
-  process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+const MINIBROWSER = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
 /**
  * A GTK configuration folder whose style sheet shrinks MiniBrowser's own toolbar: its buttons
