@@ -69,9 +69,9 @@ export default defineConfig({
         },
       },
       // The cross-engine suite again in each engine named by WEBBRIDGE_ENGINES (.ci/run sets it
-      // for one Node version): after every other project, one file at a time, since each file
-      // starts a whole browser (WebKit on a virtual display) on a machine with few cores.
-      ...extraEngines.map((engine) => ({
+      // for one Node version): after every other project, one engine after the other and one
+      // file at a time, since each file starts a whole browser (WebKit on a virtual display).
+      ...extraEngines.map((engine, index) => ({
         extends: true,
         test: {
           name: engine,
@@ -79,7 +79,7 @@ export default defineConfig({
           env: { WEBBRIDGE_ENGINE: engine },
           retry: process.env.CI ? 1 : 0,
           globalSetup: ['tests/support/browsers.globalSetup.ts'],
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 1 + index },
           maxWorkers: 1,
         },
       })),
