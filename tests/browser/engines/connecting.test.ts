@@ -146,6 +146,18 @@ describe(`connecting in ${engine}`, () => {
         '(() => { const r = document.querySelector(".message-user").getBoundingClientRect(); return [r.left, r.right]; })()',
       );
       expect(userLeft).toBeLessThan(390 - userRight);
+      // An English reply reads left to right within the Arabic page (its body is dir="auto"):
+      // the list item "first" starts at the left edge of its paragraph. Firefox and WebKit once put it at
+      // the right edge: their `li { text-align: match-parent }` turned the list's right-to-left
+      // start into an absolute "right" that the reply inherited.
+      const [itemLeft, textLeft] = await page.evaluate<[number, number]>(`(() => {
+        const item = [...document.querySelectorAll('.message-assistant .body ol > li')].find((li) => li.textContent.trim() === 'first');
+        const text = document.createTreeWalker(item, NodeFilter.SHOW_TEXT).nextNode();
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        return [text.parentElement.getBoundingClientRect().left, range.getBoundingClientRect().left];
+      })()`);
+      expect(textLeft - itemLeft).toBeLessThan(5);
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await shot(page, 'rtl-chat');
       await page.click('button[aria-label="فتح القائمة"]');
