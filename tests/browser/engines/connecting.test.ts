@@ -159,6 +159,8 @@ describe(`connecting in ${engine}`, () => {
       })()`);
       expect(textLeft - itemLeft).toBeLessThan(5);
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await page.waitFor('.message-assistant .math .katex');
+      await page.evaluate('document.fonts.ready.then(() => 0)');
       await shot(page, 'rtl-chat');
       await page.click('button[aria-label="فتح القائمة"]');
       await waitUntil('the drawer at the right edge', async () => {
