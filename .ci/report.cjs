@@ -42,7 +42,9 @@ for (const suite of report.testResults) {
 }
 const onRetry = retried.length > 0 ? ` (${retried.length} of them on retry)` : '';
 const skips = skipped.length > 0 ? `, ${skipped.length} skipped` : '';
-console.log(`tests (${label}): ${report.numPassedTests} passed${onRetry}, ${report.numFailedTests} failed${skips}`);
+console.log(
+  `tests (${label}): ${report.numPassedTests} passed${onRetry}, ${report.numFailedTests} failed${skips}`,
+);
 for (const name of skipped) console.log(`  SKIPPED ${name}`);
 for (const { name, messages } of retried) say(`PASSED ON RETRY ${name}`, messages);
 for (const { name, messages } of failed) say(`FAILED ${name}`, messages);

@@ -86,7 +86,16 @@ export async function launchWebKitEngine(): Promise<EngineBrowser> {
     ['-a', '-s', '-screen 0 1600x1200x24', 'WebKitWebDriver', `--port=${port}`],
     { detached: true, stdio: 'ignore', env: { ...process.env, XDG_CONFIG_HOME: config } },
   );
+  // A worker that ends without closing (a timed-out hook, a crash) must not leave the display,
+  // the driver and a browser running: the group is its own, so nothing else would end it.
+  const killOnExit = () => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  };
+  process.once('exit', killOnExit);
   const quit = async () => {
+    process.off('exit', killOnExit);
     await stop(child);
     rmSync(config, { recursive: true, force: true });
   };
