@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startHost } from '@webbridge/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE } from '../../../web/src/markdown/samples';
-import { getState, sendAndWait } from '../../support/api';
+import { act, getState, sendAndWait } from '../../support/api';
 import { startTestHost, TEST_CODE, type TestHost } from '../../support/testHost';
 import { assertWebBuilt, restartHost } from '../browserHarness';
 import type { EngineBrowser } from './EnginePage';
@@ -199,4 +199,33 @@ describe(`connecting in ${engine}`, () => {
       await page.close();
     }
   }, 40_000);
+
+  it('the drawer, the shortcuts help and the dark theme (screenshots to compare across engines)', async () => {
+    const page = await openConnected(browser, h);
+    try {
+      await say(page, 'A short question, to have something on screen.');
+      await page.click('button[aria-label="Open menu"]');
+      await waitUntil('the drawer at the left edge', async () => {
+        const left = await page.evaluate<number | null>(
+          '(() => { const r = document.querySelector(".sidebar")?.getBoundingClientRect(); return r && r.width > 0 ? Math.round(r.left) : null; })()',
+        );
+        return left === 0;
+      });
+      await shot(page, 'drawer');
+      await page.click('button[aria-label="Close menu"]');
+      await page.click('button.shortcuts-button');
+      await page.waitFor('[aria-labelledby="shortcuts-heading"]');
+      await shot(page, 'shortcuts');
+      await page.press(MESSAGE_BOX, 'Escape');
+      await act(h, { action: 'updateSettings', settings: { theme: 'dark' } });
+      await waitUntil('the dark theme', async () => {
+        return (await page.evaluate('getComputedStyle(document.body).backgroundColor')) === 'rgb(21, 23, 28)';
+      });
+      await shot(page, 'chat-dark');
+      expect(await page.problems()).toEqual([]);
+    } finally {
+      await act(h, { action: 'updateSettings', settings: { theme: 'system' } });
+      await page.close();
+    }
+  });
 });
