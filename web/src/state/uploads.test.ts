@@ -109,4 +109,16 @@ describe('createUploads', () => {
     uploads.settle(new Set());
     expect(uploads.items.get()).toEqual([]);
   });
+
+  it('forgets an upload the host listed and dropped again before its own answer came', async () => {
+    const { upload, calls } = controllable();
+    const uploads = createUploads(upload);
+    const done = uploads.add([file('notes.txt', 10)], 'conv-1');
+    uploads.settle(new Set(['att-q']));
+    // Removed at once by the person, before the page had the upload's answer.
+    uploads.settle(new Set());
+    calls[0]?.finish('att-q');
+    await done;
+    expect(uploads.items.get()).toEqual([]);
+  });
 });

@@ -66,9 +66,9 @@ export interface Uploads {
  */
 export function createUploads(upload: UploadFn): Uploads {
   const items = observable<readonly UploadItem[]>([]);
-  // Every attachment id the host has listed as pending: its event can come before the
-  // upload's own answer (often in Firefox), and the attachment can then be sent or removed
-  // before the next settle, which would otherwise keep the finished row (at 100 %) for good.
+  // Attachment ids the host has listed as pending and no row has matched yet: the host's event
+  // can come before the upload's own answer (often in Firefox), and the attachment can be sent
+  // or removed before or after that answer; without this the finished row (at 100 %) stayed.
   const listed = new Set<string>();
   let nextKey = 1;
   const update = (key: number, patch: Partial<UploadItem>) =>
@@ -93,6 +93,12 @@ export function createUploads(upload: UploadFn): Uploads {
         conversationId,
         onProgress: (loaded) => update(key, { loaded: Math.min(loaded, file.size) }),
       });
+      if (listed.delete(attachment.id)) {
+        // The host has listed it already: its pending chip shows it, or it is gone (removed or
+        // sent) before this answer came; either way this row has nothing left to show.
+        items.set(items.get().filter((i) => i.key !== key));
+        return;
+      }
       update(key, { status: 'done', loaded: file.size, attachmentId: attachment.id, doneAt: Date.now() });
     } catch (error) {
       if (error instanceof BridgeClientError && error.code === 'aborted') {
