@@ -10,6 +10,15 @@ export interface ActionTap {
   close(): Promise<void>;
 }
 
+/** What else the tap may do. */
+export interface TapOptions {
+  /**
+   * Holds each upload's answer this long after the host gave it, so the host's pending list
+   * reaches the page first (as it often does in Firefox). @default 0
+   */
+  readonly uploadAnswerDelayMs?: number;
+}
+
 /**
  * Starts a proxy to `target` (an `http://127.0.0.1:port` host) that runs `before` with each
  * POST /api/action's parsed body before forwarding it, and passes everything else (the page,
@@ -20,6 +29,7 @@ export interface ActionTap {
 export async function startActionTap(
   target: string,
   before: (action: { action?: unknown }) => Promise<void>,
+  options: TapOptions = {},
 ): Promise<ActionTap> {
   const upstream = new URL(target);
   const seen: string[] = [];
@@ -49,8 +59,13 @@ export async function startActionTap(
           },
           (answer) => {
             if (isAction) seen.push(`answered ${answer.statusCode}`);
-            outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(outgoing);
+            const isUpload = incoming.url?.startsWith('/api/upload') ?? false;
+            const delay = isUpload ? (options.uploadAnswerDelayMs ?? 0) : 0;
+            setTimeout(() => {
+              if (isUpload) seen.push(`upload answered ${answer.statusCode}`);
+              outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+              answer.pipe(outgoing);
+            }, delay);
           },
         );
         forward.on('error', () => outgoing.destroy());
