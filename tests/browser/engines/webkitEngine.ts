@@ -131,21 +131,26 @@ export async function launchWebKitEngine(): Promise<EngineBrowser> {
         reload: () => session.navigate().refresh(),
         url: () => session.getCurrentUrl(),
         async setViewport(size) {
-          // WebDriver sizes the window; the page's inner size is what a test means.
+          // WebDriver sizes the window; the page's inner size is what a test means. The window
+          // resizes asynchronously (a loaded machine once measured the old size), so the size
+          // is measured until it holds, the window's frame (its toolbar) added each time.
           const window = session.manage().window();
-          await window.setRect({ width: size.width, height: size.height });
-          const [innerWidth, innerHeight] = await session.executeScript<[number, number]>(
-            'return [innerWidth, innerHeight];',
-          );
-          if (innerWidth !== size.width || innerHeight !== size.height) {
+          const deadline = Date.now() + 5000;
+          for (;;) {
+            const [innerWidth, innerHeight, outerWidth, outerHeight] = await session.executeScript<
+              [number, number, number, number]
+            >('return [innerWidth, innerHeight, outerWidth, outerHeight];');
+            if (innerWidth === size.width && innerHeight === size.height) return;
+            if (Date.now() > deadline)
+              throw new Error(
+                `MiniBrowser's page is ${innerWidth}x${innerHeight}, not ${size.width}x${size.height}`,
+              );
             await window.setRect({
-              width: 2 * size.width - innerWidth,
-              height: 2 * size.height - innerHeight,
+              width: size.width + outerWidth - innerWidth,
+              height: size.height + outerHeight - innerHeight,
             });
+            await new Promise((resolve) => setTimeout(resolve, 100));
           }
-          const inner = await session.executeScript<[number, number]>('return [innerWidth, innerHeight];');
-          if (inner[0] !== size.width || inner[1] !== size.height)
-            throw new Error(`MiniBrowser's page is ${inner.join('x')}, not ${size.width}x${size.height}`);
         },
         // No grantNotifications: WebDriver classic has no permission command, and
         // WebKitWebDriver no extension for one.
