@@ -4,6 +4,13 @@ import { defineConfig } from 'vitest/config';
 const root = fileURLToPath(new URL('.', import.meta.url));
 const src = (pkg: string) => fileURLToPath(new URL(`./${pkg}/src/index.ts`, import.meta.url));
 
+/** The extra engines to run the cross-engine suite on, e.g. `WEBBRIDGE_ENGINES=webkit,firefox`. */
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: vitest reads it, and vitest runs outside turbo
+const extraEngines = (process.env.WEBBRIDGE_ENGINES ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name): name is 'webkit' | 'firefox' => name === 'webkit' || name === 'firefox');
+
 /** Tests that drive Debian's Chromium (playwright-core). */
 const browserTests = [
   'tests/browser/**/*.test.ts',
@@ -57,8 +64,25 @@ export default defineConfig({
           // was a real one in the page or the test, to be fixed, not retried for ever. A test
           // that fails twice fails the run. Never retried on a developer's machine.
           retry: process.env.CI ? 1 : 0,
+          // Stops the run at once, naming the install command, when Chromium is missing.
+          globalSetup: ['tests/support/browsers.globalSetup.ts'],
         },
       },
+      // The cross-engine suite again in each engine named by WEBBRIDGE_ENGINES (.ci/run sets it
+      // for one Node version): after every other project, one engine after the other and one
+      // file at a time, since each file starts a whole browser (WebKit on a virtual display).
+      ...extraEngines.map((engine, index) => ({
+        extends: true,
+        test: {
+          name: engine,
+          include: ['tests/browser/engines/**/*.test.ts'],
+          env: { WEBBRIDGE_ENGINE: engine },
+          retry: process.env.CI ? 1 : 0,
+          globalSetup: ['tests/support/browsers.globalSetup.ts'],
+          sequence: { groupOrder: 1 + index },
+          maxWorkers: 1,
+        },
+      })),
     ],
     // The JSON report lets .ci/run print a one-line summary (tests/.artifacts is git-ignored).
     reporters: ['default', ['json', { outputFile: `${root}tests/.artifacts/vitest.json` }]],

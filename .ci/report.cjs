@@ -1,5 +1,5 @@
 // Reads vitest's JSON report of one pass and prints `tests (<label>): N passed, M failed`, then
-// each failed test with the first lines of its failure, so that the tail of the CI log (often all
+// each failed test with the first lines of its failure and each skipped test by name, so that the tail of the CI log (often all
 // that is kept of it) names what failed. Exit 1 when the pass failed, lost a file or ran nothing.
 // Usage: node .ci/report.cjs <report.json> <label>
 const fs = require('node:fs');
@@ -25,6 +25,9 @@ function say(heading, messages) {
 // worker) have only a message of their own.
 const failed = [];
 const retried = [];
+// Skipped tests: only the cross-engine suite skips, for an engine by name, with the reason in
+// the test's title (tests/browser/engines/); listed so that no skip goes unseen.
+const skipped = [];
 for (const suite of report.testResults) {
   const where = path.relative(process.cwd(), suite.name);
   const tests = suite.assertionResults;
@@ -34,10 +37,15 @@ for (const suite of report.testResults) {
     const entry = { name: `${where} > ${test.fullName}`, messages: test.failureMessages || [] };
     if (test.status === 'failed') failed.push(entry);
     else if (test.status === 'passed' && entry.messages.length > 0) retried.push(entry);
+    else if (test.status === 'skipped' || test.status === 'pending') skipped.push(entry.name);
   }
 }
 const onRetry = retried.length > 0 ? ` (${retried.length} of them on retry)` : '';
-console.log(`tests (${label}): ${report.numPassedTests} passed${onRetry}, ${report.numFailedTests} failed`);
+const skips = skipped.length > 0 ? `, ${skipped.length} skipped` : '';
+console.log(
+  `tests (${label}): ${report.numPassedTests} passed${onRetry}, ${report.numFailedTests} failed${skips}`,
+);
+for (const name of skipped) console.log(`  SKIPPED ${name}`);
 for (const { name, messages } of retried) say(`PASSED ON RETRY ${name}`, messages);
 for (const { name, messages } of failed) say(`FAILED ${name}`, messages);
 // A worker that dies takes its file's tests out of both counts; success says so.

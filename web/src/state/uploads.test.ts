@@ -96,4 +96,29 @@ describe('createUploads', () => {
     await done;
     expect(uploads.items.get().map((i) => i.name)).toEqual(['b.bin']);
   });
+
+  it('forgets an upload the host listed before its own answer came, once the host drops it (seen in Firefox)', async () => {
+    const { upload, calls } = controllable();
+    const uploads = createUploads(upload);
+    const done = uploads.add([file('notes.txt', 10)], 'conv-1');
+    // The event stream brings the pending attachment before the upload's HTTP answer.
+    uploads.settle(new Set(['att-n']));
+    calls[0]?.finish('att-n');
+    await done;
+    // Removed (or sent) at once: the host's list no longer has it, and nothing else changes.
+    uploads.settle(new Set());
+    expect(uploads.items.get()).toEqual([]);
+  });
+
+  it('forgets an upload the host listed and dropped again before its own answer came', async () => {
+    const { upload, calls } = controllable();
+    const uploads = createUploads(upload);
+    const done = uploads.add([file('notes.txt', 10)], 'conv-1');
+    uploads.settle(new Set(['att-q']));
+    // Removed at once by the person, before the page had the upload's answer.
+    uploads.settle(new Set());
+    calls[0]?.finish('att-q');
+    await done;
+    expect(uploads.items.get()).toEqual([]);
+  });
 });

@@ -66,6 +66,10 @@ export interface Uploads {
  */
 export function createUploads(upload: UploadFn): Uploads {
   const items = observable<readonly UploadItem[]>([]);
+  // Attachment ids the host has listed as pending and no row has matched yet: the host's event
+  // can come before the upload's own answer (often in Firefox), and the attachment can be sent
+  // or removed before or after that answer; without this the finished row (at 100 %) stayed.
+  const listed = new Set<string>();
   let nextKey = 1;
   const update = (key: number, patch: Partial<UploadItem>) =>
     items.set(items.get().map((item) => (item.key === key ? { ...item, ...patch } : item)));
@@ -89,6 +93,12 @@ export function createUploads(upload: UploadFn): Uploads {
         conversationId,
         onProgress: (loaded) => update(key, { loaded: Math.min(loaded, file.size) }),
       });
+      if (listed.delete(attachment.id)) {
+        // The host has listed it already: its pending chip shows it, or it is gone (removed or
+        // sent) before this answer came; either way this row has nothing left to show.
+        items.set(items.get().filter((i) => i.key !== key));
+        return;
+      }
       update(key, { status: 'done', loaded: file.size, attachmentId: attachment.id, doneAt: Date.now() });
     } catch (error) {
       if (error instanceof BridgeClientError && error.code === 'aborted') {
@@ -117,12 +127,15 @@ export function createUploads(upload: UploadFn): Uploads {
       else items.set(items.get().filter((i) => i.key !== key));
     },
     settle(pendingIds, now = Date.now(), graceMs = 3000) {
+      for (const id of pendingIds) listed.add(id);
       const settled = (i: UploadItem) =>
         i.status === 'done' &&
-        ((i.attachmentId !== undefined && pendingIds.has(i.attachmentId)) ||
-          now - (i.doneAt ?? now) > graceMs);
+        ((i.attachmentId !== undefined && listed.has(i.attachmentId)) || now - (i.doneAt ?? now) > graceMs);
       const kept = items.get().filter((i) => !settled(i));
-      if (kept.length !== items.get().length) items.set(kept);
+      if (kept.length === items.get().length) return;
+      for (const i of items.get())
+        if (settled(i) && i.attachmentId !== undefined) listed.delete(i.attachmentId);
+      items.set(kept);
     },
   };
 }

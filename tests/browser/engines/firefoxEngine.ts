@@ -1,0 +1,68 @@
+import puppeteer, { type ElementHandle } from 'puppeteer-core';
+import type { EngineBrowser } from './EnginePage';
+import { type EngineDriver, makeEnginePage } from './makeEnginePage';
+
+/** Debian's Firefox ESR. */
+const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+/**
+ * Firefox ESR through puppeteer-core over WebDriver BiDi (no geckodriver, nothing downloaded).
+ * Each page is a user context of its own (separate storage), as a Playwright context is.
+ */
+export async function launchFirefoxEngine(): Promise<EngineBrowser> {
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX,
+    headless: true,
+    // This closed network refuses every outside connection: nothing to update or report.
+    extraPrefsFirefox: {
+      'app.update.enabled': false,
+      'network.captive-portal-service.enabled': false,
+      'network.connectivity-service.enabled': false,
+      'toolkit.telemetry.enabled': false,
+      'datareporting.policy.dataSubmissionEnabled': false,
+    },
+  });
+  return {
+    engine: 'firefox',
+    async openPage(url, viewport) {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
+      const reported: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !/Failed to load resource|NetworkError/.test(message.text()))
+          reported.push(message.text());
+      });
+      page.on('pageerror', (error) => reported.push(`pageerror: ${String(error)}`));
+      const driver: EngineDriver<ElementHandle> = {
+        engine: 'firefox',
+        reported,
+        evaluate: <T>(expression: string) => page.evaluate(expression) as Promise<T>,
+        element: async (expression) =>
+          (await page.evaluateHandle(expression)).asElement() as ElementHandle | null,
+        click: (element) => element.click(),
+        press: (element, key) => element.press(key),
+        // Typed for an HTMLInputElement, which this package (no DOM library) cannot name.
+        upload: (element, paths) =>
+          (element as unknown as { uploadFile(...files: string[]): Promise<void> }).uploadFile(...paths),
+        goto: async (to) => {
+          await page.goto(to);
+        },
+        reload: async () => {
+          await page.reload();
+        },
+        url: async () => page.url(),
+        setViewport: (size) => page.setViewport({ ...size, deviceScaleFactor: 1 }),
+        screenshot: () => page.screenshot(),
+        // WebDriver BiDi's permissions.setPermission.
+        grantNotifications: (origin) => context.overridePermissions(origin, ['notifications']),
+        close: () => context.close(),
+      };
+      const opened = makeEnginePage(driver);
+      await opened.goto(url);
+      return opened;
+    },
+    close: () => browser.close(),
+  };
+}
