@@ -73,11 +73,13 @@ describe(`connecting in ${engine}`, () => {
     }
   });
 
-  it('connects by link (#code=), takes the code out of the address and keeps it for the tab', async () => {
+  it('connects by link (#code=), takes the code out of the address and pairs, keeping the code nowhere', async () => {
     const page = await openConnected(browser, h);
     try {
       expect(new URL(await page.url()).hash).toBe('');
-      expect(await page.evaluate("sessionStorage.getItem('webbridge.code')")).toBe(TEST_CODE);
+      const kept = await page.evaluate<string>('JSON.stringify({ ...localStorage, ...sessionStorage })');
+      expect(kept).not.toContain(TEST_CODE);
+      expect(kept).toContain('webbridge.device');
       await page.reload();
       await page.waitFor(LIVE, { timeout: 15_000 });
       await page.waitFor(MESSAGE_BOX);
