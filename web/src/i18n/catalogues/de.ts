@@ -163,4 +163,13 @@ export const de: Catalogue = {
   notifyReplyTitle: 'Antwort fertig',
   notifyApprovalTitle: 'Freigabe wartet',
   notifyApprovalBody: '{tool} möchte: {summary}',
+
+  // Staying current (liveness, pending actions)
+  statusLastCurrent: 'zuletzt aktuell {when}',
+  stopNotLive:
+    'Nicht live: Die gezeigte Antwort ist vielleicht schon fertig. Stopp geht wieder, sobald die Seite live ist.',
+  composerNotLive: 'Nicht live. Was du sendest, wartet hier und geht raus, sobald der Host wieder da ist.',
+  pendingSending: 'Wird gesendet …',
+  pendingAction: 'Wartet auf den Host: {action}',
+  pendingList: 'Noch nicht gesendet',
 };

@@ -172,4 +172,12 @@ export const en = {
   notifyReplyTitle: 'Reply finished',
   notifyApprovalTitle: 'Approval waiting',
   notifyApprovalBody: '{tool} wants to: {summary}',
+
+  // Staying current (liveness, pending actions)
+  statusLastCurrent: 'last current {when}',
+  stopNotLive: 'Not live: the reply shown may already have ended. Stop works again once the page is live.',
+  composerNotLive: 'Not live. What you send waits here and goes out when the host is back.',
+  pendingSending: 'Sending…',
+  pendingAction: 'Waiting to reach the host: {action}',
+  pendingList: 'Not sent yet',
 };

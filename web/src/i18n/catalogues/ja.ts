@@ -162,4 +162,13 @@ export const ja: Catalogue = {
   notifyReplyTitle: '回答が完了しました',
   notifyApprovalTitle: '承認待ちがあります',
   notifyApprovalBody: '{tool} の実行内容：{summary}',
+
+  // Staying current (liveness, pending actions)
+  statusLastCurrent: '最終同期 {when}',
+  stopNotLive:
+    'ライブではありません。表示中の返信はもう終わっているかもしれません。ページがライブに戻ると停止できます。',
+  composerNotLive: 'ライブではありません。送信した内容はここで待機し、ホストに戻り次第送られます。',
+  pendingSending: '送信中…',
+  pendingAction: 'ホストへの接続を待っています：{action}',
+  pendingList: '未送信',
 };
