@@ -85,6 +85,8 @@ type Outcome =
 /** One request to GET /api/events. */
 interface Stream {
   readonly controller: AbortController;
+  /** When it was opened. */
+  readonly startedAt: number;
   /** When it first spoke (became the connection's stream). */
   openedAt?: number;
   /** What it said while a fresh stream was being opened beside it (applied if that fails). */
@@ -92,6 +94,9 @@ interface Stream {
   stale?: ReturnType<typeof setTimeout>;
   dead?: ReturnType<typeof setTimeout>;
 }
+
+/** Wake events within this time of a check share it. */
+const CHECK_DEBOUNCE_MS = 1_000;
 
 /** Raised into the request's signal when a stream stays silent too long. */
 class DeadConnectionError extends Error {
@@ -174,11 +179,11 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
     stream.controller.abort();
   };
 
-  const armDead = (stream: Stream) => {
+  const armDead = (stream: Stream, afterMs = deadAfterMs(heartbeatMs)) => {
     clearTimeout(stream.dead);
     stream.dead = setTimeout(
       () => stream.controller.abort(new DeadConnectionError('the stream stayed silent')),
-      deadAfterMs(heartbeatMs),
+      afterMs,
     );
   };
 
@@ -246,7 +251,9 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
     if (sync !== null) headers['Last-Event-ID'] = formatLastEventId(sync.snapshot.instanceId, sync.seq);
     let answered = false;
     try {
-      armDead(stream);
+      // A fresh stream speaks at once (a snapshot, or a heartbeat when resumed): one that
+      // stays silent longer than a live stream may is given up sooner than a live one.
+      armDead(stream, staleAfterMs(heartbeatMs));
       const response = await fetchFn(url, { headers, signal: stream.controller.signal });
       if (response.status === 401) return { kind: 'unauthorized' };
       const protocol = response.headers.get(PROTOCOL_HEADER);
@@ -344,13 +351,21 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
     if (closed) return;
     clearTimeout(retry);
     retry = undefined;
-    const stream: Stream = { controller: new AbortController(), held: [] };
+    const stream: Stream = { controller: new AbortController(), held: [], startedAt: Date.now() };
     candidate = stream;
     void read(stream).then((outcome) => settle(stream, outcome));
   };
 
   function check(): void {
-    if (closed || candidate !== undefined) return;
+    if (closed) return;
+    if (candidate !== undefined) {
+      // Wake events come in bursts (visibilitychange, focus, pageshow…): they share one check.
+      // A later one replaces a fresh stream still silent: it may sit on a socket of the network
+      // that just went away.
+      if (Date.now() - candidate.startedAt < CHECK_DEBOUNCE_MS) return;
+      drop(candidate);
+      candidate = undefined;
+    }
     // Timers of a frozen page fire late: a stream that has been silent too long is not live,
     // whatever the timer says, until the fresh one speaks.
     if (lastHeard !== undefined && Date.now() - lastHeard > staleAfterMs(heartbeatMs)) notLive();

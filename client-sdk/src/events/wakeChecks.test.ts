@@ -173,6 +173,45 @@ describe('wake checks', () => {
   });
 });
 
+describe('a fresh stream that stays silent', () => {
+  it('is replaced by a wake a second or more later (it may sit on a socket of the lost network)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { streams, connection, page, store } = connect();
+    await waitFor(() => streams.length === 1);
+    streams[0]?.push(first);
+    await waitFor(() => store.getState().status === 'live');
+    page.window.dispatchEvent(new Event('focus'));
+    await waitFor(() => streams.length === 2);
+    vi.setSystemTime(Date.now() + 1_500);
+    page.window.dispatchEvent(new Event('online'));
+    await waitFor(() => streams.length === 3);
+    expect(streams[1]?.aborted()).toBe(true);
+    expect(streams[0]?.aborted()).toBe(false);
+    streams[2]?.push(beat);
+    await waitFor(() => streams[0]?.aborted() === true);
+    connection.close();
+    await connection.done;
+  });
+
+  it('is given up after an interval plus the grace, and another is tried', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { streams, connection, store } = connect();
+    await vi.advanceTimersByTimeAsync(1);
+    streams[0]?.push(first);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(store.getState().status).toBe('live');
+    // Silent: after 4.5 s a check opens a fresh stream, which stays silent too.
+    await vi.advanceTimersByTimeAsync(4_600);
+    expect(streams).toHaveLength(2);
+    expect(store.getState().status).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(4_600);
+    expect(streams[1]?.aborted()).toBe(true);
+    expect(streams.length).toBeGreaterThanOrEqual(3);
+    connection.close();
+    await connection.done;
+  });
+});
+
 describe('liveness', () => {
   it('a silent stream is "reconnecting" after heartbeat + grace, with the time it was last current', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });

@@ -1,0 +1,71 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type CDPSession, chromium, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../support/chromium';
+
+/** A Chromium this process started, attached over the DevTools protocol. */
+export interface CdpChromium {
+  readonly browser: Browser;
+  /** Stops the browser and removes its profile. */
+  close(): Promise<void>;
+}
+
+/**
+ * Launches Debian's Chromium with a DevTools port and attaches with `connectOverCDP(…,
+ * { noDefaults: true })`. Under playwright's own launch the page is kept "visible and focused"
+ * by emulation, and `Page.setWebLifecycleState` changes nothing; attached this way, freezing
+ * a page really freezes it (no byte reaches it until it is active again), as a phone does to a
+ * background tab.
+ */
+export async function launchCdpChromium(): Promise<CdpChromium> {
+  const profile = mkdtempSync(join(tmpdir(), 'webbridge-cdp-'));
+  const child: ChildProcess = spawn(
+    process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`no DevTools endpoint: ${seen.slice(-500)}`)), 15_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`chromium exited (${code}): ${seen.slice(-500)}`));
+    });
+  });
+  child.stderr?.resume();
+  const browser = await chromium.connectOverCDP(endpoint, { noDefaults: true });
+  return {
+    browser,
+    async close() {
+      await browser.close().catch(() => undefined);
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill();
+        await exited;
+      }
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Freezes a page as a phone freezes a background tab (timers, tasks and network delivery stop). */
+export async function freeze(page: Page): Promise<CDPSession> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
+  return cdp;
+}
+
+/** Resumes a frozen page: it gets the lifecycle `resume` event. */
+export async function unfreeze(cdp: CDPSession): Promise<void> {
+  await cdp.send('Page.setWebLifecycleState', { state: 'active' });
+}
