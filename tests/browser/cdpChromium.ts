@@ -58,14 +58,24 @@ export async function launchCdpChromium(): Promise<CdpChromium> {
   };
 }
 
-/** Freezes a page as a phone freezes a background tab (timers, tasks and network delivery stop). */
-export async function freeze(page: Page): Promise<CDPSession> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Page.setWebLifecycleState', { state: 'frozen' });
-  return cdp;
+/**
+ * Freezes a page as a phone freezes a background tab: it becomes hidden, then timers, tasks
+ * and network delivery stop.
+ */
+export async function freeze(page: Page, cdp?: CDPSession): Promise<CDPSession> {
+  const session = cdp ?? (await page.context().newCDPSession(page));
+  // Focus emulation keeps a page visible, and a visible page does not freeze.
+  await session.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+  await session.send('Page.setWebLifecycleState', { state: 'frozen' });
+  return session;
 }
 
-/** Resumes a frozen page: it gets the lifecycle `resume` event. */
+/**
+ * Resumes a frozen page and brings it back to the foreground, as when the person opens the tab
+ * again: it gets the lifecycle `resume` event, then becomes visible (`visibilitychange`). A
+ * resumed page stays hidden otherwise (and would paint no frame).
+ */
 export async function unfreeze(cdp: CDPSession): Promise<void> {
   await cdp.send('Page.setWebLifecycleState', { state: 'active' });
+  await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
 }

@@ -10,9 +10,6 @@ import { scriptedModels, startScriptedHost } from './scriptedModel';
 /** A reply of `n` plain words (no markdown), so its last word is easy to find on screen. */
 const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
 
-const badge = (page: Page) => page.locator('.badge[data-status]');
-const status = (page: Page) => badge(page).getAttribute('data-status');
-
 /** The text of the last assistant message on screen and whether it is complete. */
 const lastReply = (page: Page) =>
   page.evaluate(`(() => {
@@ -71,7 +68,7 @@ describe('staying current on a phone (Chromium at 390×844)', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
     await unfreeze(cdp);
-    await page.bringToFront();
+    expect(await page.evaluate('document.visibilityState')).toBe('visible');
     await waitFor(async () => {
       const last = await lastReply(page);
       return last?.complete && last.text.includes('frozen149') ? true : undefined;

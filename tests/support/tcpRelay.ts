@@ -5,18 +5,17 @@ export interface TcpRelay {
   /** The loopback port clients connect to. */
   readonly port: number;
   /**
-   * The network dies without a word, as Wi-Fi does: no FIN, no RST. Open connections stay
-   * open and carry nothing any more, either way; new connections are accepted and carry
-   * nothing either.
+   * The network stops carrying bytes without a word, as Wi-Fi that drops does: no FIN, no RST,
+   * nothing either way on open connections, and new connections carry nothing either.
    */
   cut(): void;
   /**
-   * The network comes back. Connections from before the cut stay dead (as when a phone comes
-   * back with another address): only new connections carry bytes again.
+   * The network comes back: what each side sent meanwhile is delivered (TCP kept it, as it
+   * does over a link that drops and returns), and bytes flow again on every connection.
    */
   restore(): void;
-  /** Connections forwarding now. */
-  readonly live: number;
+  /** Connections open now. */
+  readonly connections: number;
   /** Closes the relay and every connection. */
   close(): Promise<void>;
 }
@@ -25,38 +24,30 @@ export interface TcpRelay {
  * Starts a relay on 127.0.0.1 to `127.0.0.1:target`. Freezing the page is the DevTools
  * protocol's job; this is the other way a phone loses its stream: a network that stops
  * forwarding silently, which no browser event reports and `context.setOffline` does not
- * emulate for a stream already open.
+ * emulate for a stream already open. Cutting pauses both sockets of every connection (the
+ * relay reads nothing, so the senders' kernels hold what they write, as a dead link does).
  */
 export async function startTcpRelay(target: number): Promise<TcpRelay> {
   let cut = false;
-  const forwarding = new Set<Socket>();
-  const all = new Set<Socket>();
+  const sockets = new Set<Socket>();
   const server = createServer((client) => {
-    all.add(client);
-    client.on('error', () => undefined);
-    client.on('close', () => all.delete(client));
-    // A connection opened while the network is down is a black hole for ever.
-    if (cut) {
-      client.on('data', () => undefined);
-      return;
-    }
     const upstream = connect(target, '127.0.0.1');
-    all.add(upstream);
-    upstream.on('error', () => undefined);
-    forwarding.add(client);
-    const pair = [client, upstream] as const;
-    for (const [from, to] of [pair, [upstream, client] as const]) {
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(from);
+      from.on('error', () => undefined);
+      if (cut) from.pause();
       from.on('data', (chunk) => {
-        // Bytes are read and dropped: the sender's writes succeed, nothing arrives.
-        if (forwarding.has(client)) to.write(chunk);
+        if (!to.write(chunk)) from.pause();
+      });
+      to.on('drain', () => {
+        if (!cut) from.resume();
       });
       from.on('close', () => {
-        all.delete(from);
-        // While cut, an end on one side never reaches the other (that is the point).
-        if (forwarding.has(client)) {
-          forwarding.delete(client);
-          to.destroy();
-        }
+        sockets.delete(from);
+        to.destroy();
       });
     }
   });
@@ -67,16 +58,17 @@ export async function startTcpRelay(target: number): Promise<TcpRelay> {
     port: address.port,
     cut() {
       cut = true;
-      forwarding.clear();
+      for (const socket of sockets) socket.pause();
     },
     restore() {
       cut = false;
+      for (const socket of sockets) socket.resume();
     },
-    get live() {
-      return forwarding.size;
+    get connections() {
+      return sockets.size / 2;
     },
     async close() {
-      for (const socket of all) socket.destroy();
+      for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
