@@ -126,7 +126,9 @@ export interface BridgeClient {
   /** Replaces the access code (after the host rotated it). Open connections keep the old one. */
   setAccessCode(code: string): void;
   /** Subscribes to the event stream and keeps {@link BridgeClient.store} current. */
-  connect(options?: Pick<ConnectEventsOptions, 'heartbeatMs' | 'backoff' | 'onError'>): EventConnection;
+  connect(
+    options?: Pick<ConnectEventsOptions, 'heartbeatMs' | 'backoff' | 'onError' | 'wake' | 'online'>,
+  ): EventConnection;
   /** GET /api/state; the store shows the answer. */
   fetchState(options?: RequestOptions): Promise<Snapshot>;
   /** GET /api/locale (public). */
