@@ -149,10 +149,8 @@ describe('resuming after a freeze during a long reply in a long conversation', (
   afterAll(() => h.close(true));
 
   it('costs what was missed (<= 10 % of a snapshot), not a snapshot, and ends equal to the state', async () => {
-    const reply = Array.from(
-      { length: WORDS },
-      (_, i) => ['phone', 'tab', 'frozen', 'words'][i % 4] + i,
-    ).join(' ');
+    const kinds = ['phone', 'tab', 'frozen', 'words'] as const;
+    const reply = Array.from({ length: WORDS }, (_, i) => `${kinds[i % 4]}${i}`).join(' ');
     const first = await openEvents(h.url, h.auth());
     const opening = await first.next();
     let sync = applied(null, decode(opening)!);
@@ -182,16 +180,16 @@ describe('resuming after a freeze during a long reply in a long conversation', (
     );
     let resumeBytes = 0;
     try {
-      const kinds: string[] = [];
+      const seen: string[] = [];
       while (JSON.stringify(sync.snapshot, noMedia) !== JSON.stringify(final, noMedia)) {
         const frame = await resumed.next(2000);
         resumeBytes += frame.bytes;
         const event = decode(frame);
         if (!event) continue;
-        kinds.push(event.kind);
+        seen.push(event.kind);
         sync = applied(sync, event);
       }
-      expect(kinds).not.toContain('snapshot');
+      expect(seen).not.toContain('snapshot');
       expect(sync.snapshot.conversations.messages.at(-1)?.text).toBe(reply);
     } finally {
       resumed.close();
