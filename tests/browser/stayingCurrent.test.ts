@@ -1,11 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { act, getState, guardOf, waitFor } from '../support/api';
 import { startTcpRelay, type TcpRelay } from '../support/tcpRelay';
 import { TEST_CODE, type TestHost } from '../support/testHost';
 import { assertWebBuilt, PHONE, restartHost, shot } from './browserHarness';
 import { type CdpChromium, freeze, launchCdpChromium, unfreeze } from './cdpChromium';
 import { scriptedModels, startScriptedHost } from './scriptedModel';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The serious and critical axe-core findings on the page as it is (contrast of the badge's age,
+ * the not-live notice, the pending list). Evaluated through the DevTools protocol, which the
+ * page's CSP does not govern.
+ */
+async function seriousFindings(page: Page): Promise<string[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.evaluate(AXE);
+  return (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => v.id + ' ' + n.target.join(' ') + ': ' + (n.failureSummary || v.help))))`)) as string[];
+}
 
 /** A reply of `n` plain words (no markdown), so its last word is easy to find on screen. */
 const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
@@ -41,6 +57,11 @@ describe('staying current on a phone (Chromium at 390×844)', () => {
     await page.setViewportSize(PHONE);
     page.setDefaultTimeout(10_000);
     page.on('pageerror', (error) => problems.push(error.message));
+  });
+  afterEach(async () => {
+    // A failed test must not leave the next one without a network.
+    relay?.restore();
+    await context?.setOffline(false);
   });
   afterAll(async () => {
     await chromium?.close();
@@ -87,6 +108,7 @@ describe('staying current on a phone (Chromium at 390×844)', () => {
     // The page says it is not live, and offers no Stop for a reply it cannot see.
     await expect(page.locator('.composer-not-live').count()).resolves.toBe(1);
     await shot(page, 'phone-badge-reconnecting');
+    expect(await seriousFindings(page)).toEqual([]);
 
     relay.restore();
     await page.locator('.badge[data-status="live"]').waitFor({ timeout: 10_000 });
@@ -104,6 +126,7 @@ describe('staying current on a phone (Chromium at 390×844)', () => {
     await page.locator('.composer-input').press('Enter');
     await page.locator('.pending-action', { hasText: 'Sending…' }).waitFor();
     await shot(page, 'phone-pending-send');
+    expect(await seriousFindings(page)).toEqual([]);
 
     relay.restore();
     await context.setOffline(false);
