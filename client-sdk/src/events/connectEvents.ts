@@ -336,7 +336,9 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
           }
         }
       }
-      if (old === undefined || store.getState().status !== 'live') notLive();
+      // The old stream still speaks: it is alive, and its own silence will trigger the next check.
+      if (old !== undefined && active === old && store.getState().status === 'live') return;
+      notLive();
       schedule(backoffDelay(attempt++, options.backoff, options.random));
       return;
     }

@@ -168,6 +168,10 @@ describe('wake checks', () => {
     await waitFor(() => requests.length >= 2);
     await waitFor(() => text() === 'hi held');
     expect(streams[0]?.aborted()).toBe(false);
+    // The old stream proved alive: no retry loop beside it.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(requests).toHaveLength(2);
+    expect(store.getState().status).toBe('live');
     connection.close();
     await connection.done;
   });
