@@ -7,7 +7,7 @@ import { startTcpRelay, type TcpRelay } from '../support/tcpRelay';
 import { TEST_CODE, type TestHost } from '../support/testHost';
 import { assertWebBuilt, PHONE, restartHost, shot } from './browserHarness';
 import { type CdpChromium, freeze, launchCdpChromium, unfreeze } from './cdpChromium';
-import { scriptedModels, startScriptedHost } from './scriptedModel';
+import { PACED_MODEL, scriptedModels, startScriptedHost } from './scriptedModel';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -78,7 +78,9 @@ describe('staying current on a phone (Chromium at 390×844)', () => {
 
   it('shows the complete reply after being frozen while it streamed', async () => {
     await open('direct');
-    const reply = words(150, 'frozen');
+    // The scripted model streams a word every 10 ms: 300 words take 3 s.
+    await h.host.controller.executor.run(() => h.host.controller.conversations.setModel(PACED_MODEL));
+    const reply = words(300, 'frozen');
     await sendFromElsewhere(h, `> ${reply}`);
     await waitFor(async () => ((await lastReply(page))?.text.includes('frozen3') ? true : undefined));
     const cdp = await freeze(page);
@@ -88,11 +90,18 @@ describe('staying current on a phone (Chromium at 390×844)', () => {
       10_000,
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
+    // Really frozen: the reply is complete on the host, not on the page.
+    const during = await cdp.send('Runtime.evaluate', {
+      expression:
+        "[...document.querySelectorAll('.message-assistant')].at(-1)?.textContent.includes('frozen299')",
+      returnByValue: true,
+    });
+    expect(during.result.value).toBe(false);
     await unfreeze(cdp);
     expect(await page.evaluate('document.visibilityState')).toBe('visible');
     await waitFor(async () => {
       const last = await lastReply(page);
-      return last?.complete && last.text.includes('frozen149') ? true : undefined;
+      return last?.complete && last.text.includes('frozen299') ? true : undefined;
     }, 8_000);
     await page.locator('.badge[data-status="live"]').waitFor();
     expect(problems).toEqual([]);
