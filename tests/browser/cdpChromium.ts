@@ -53,7 +53,8 @@ export async function launchCdpChromium(): Promise<CdpChromium> {
         child.kill();
         await exited;
       }
-      rmSync(profile, { recursive: true, force: true });
+      // Chromium's helper processes may still write to the profile for a moment after it exits.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 50, retryDelay: 100 });
     },
   };
 }
