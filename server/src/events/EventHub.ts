@@ -52,11 +52,6 @@ export class EventHub implements SubscriptionSource {
     return this.history.at(seq);
   }
 
-  /** What the resume ring holds (entries, estimated bytes, oldest age): for metrics and benchmarks. */
-  get resumable(): ResumeRing['size'] {
-    return this.history.size;
-  }
-
   /** The latest projection and its sequence number. */
   latest(): { seq: number; state: Projection } {
     return { seq: this.version, state: this.state };
