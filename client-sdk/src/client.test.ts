@@ -4,7 +4,7 @@ import { BridgeClientError } from './BridgeClientError';
 import { createBridgeClient } from './client';
 import { createActionId } from './createActionId';
 import { createStore } from './store';
-import { jsonResponse, type Responder, scriptedFetch } from './testing/fakeFetch';
+import { jsonResponse, type Responder, scriptedFetch, waitFor } from './testing/fakeFetch';
 import { message, snapshot } from './testing/fixtures';
 
 const seen = snapshot([message('a')]);
@@ -24,7 +24,7 @@ function problem(status: number, code: Problem['code'], extra: Partial<Problem> 
   );
 }
 
-function setup(responders: Responder[], withState = true) {
+function setup(responders: Responder[], withState = true, retries?: number) {
   const { fetch, requests } = scriptedFetch(responders);
   const store = createStore();
   if (withState) store.replaceSnapshot(seen);
@@ -35,6 +35,7 @@ function setup(responders: Responder[], withState = true) {
     fetch,
     store,
     retryDelayMs: 1,
+    ...(retries === undefined ? {} : { retries }),
     createActionId: () => `action-id-${++ids}`,
   });
   const bodies = () => requests.map((r) => JSON.parse(String(r.body)) as Record<string, unknown>);
@@ -78,12 +79,74 @@ describe('createBridgeClient: actions', () => {
   });
 
   it('gives up after the configured retries with a network error', async () => {
-    const { client, requests } = setup([() => Promise.reject(new TypeError('fetch failed'))]);
+    const { client, requests, store } = setup([() => Promise.reject(new TypeError('fetch failed'))], true, 2);
     await expect(client.action({ action: 'selectProject', projectId: 'p2' })).rejects.toMatchObject({
       code: 'network',
       status: 0,
     });
     expect(requests).toHaveLength(3);
+    expect(store.getState().pendingActions).toEqual([]);
+  });
+
+  it('keeps an action that cannot reach the host pending, and sends it again at once when the stream is live', async () => {
+    let reachable = false;
+    const { fetch, requests } = scriptedFetch([
+      () =>
+        reachable
+          ? jsonResponse(200, {
+              action: 'send',
+              result: { conversationId: 'c1', messageId: 'm', replyId: 'r' },
+            })
+          : Promise.reject(new TypeError('fetch failed')),
+    ]);
+    const store = createStore();
+    store.replaceSnapshot(seen);
+    store.setStatus('reconnecting');
+    // A backoff far longer than the test: only the stream coming back can wake the retry.
+    const client = createBridgeClient({
+      baseUrl: 'http://bridge.test',
+      accessCode: 'k',
+      fetch,
+      store,
+      retryDelayMs: 60_000,
+    });
+    const sent = client.send('while away');
+    await waitFor(() => store.getState().pendingActions.length === 1);
+    const [pending] = store.getState().pendingActions;
+    expect(pending?.action).toMatchObject({ action: 'send', text: 'while away' });
+    expect(pending?.attempts).toBe(1);
+    reachable = true;
+    store.setStatus('live');
+    expect((await sent).kind).toBe('done');
+    expect(store.getState().pendingActions).toEqual([]);
+    const ids = requests.map((r) => JSON.parse(String(r.body)).actionId);
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBe(ids[0]);
+  });
+
+  it('a refusal is not retried and a pending action can be abandoned through its signal', async () => {
+    const { client, store, requests } = setup([
+      () => Promise.reject(new TypeError('fetch failed')),
+      () => problem(422, 'not_applicable'),
+    ]);
+    await expect(
+      client.action({ action: 'approve', approvalId: 'x', decision: 'allow' }),
+    ).rejects.toMatchObject({
+      code: 'not_applicable',
+    });
+    expect(requests).toHaveLength(2);
+    expect(store.getState().pendingActions).toEqual([]);
+
+    const abort = new AbortController();
+    const stuck = setup([() => Promise.reject(new TypeError('fetch failed'))]);
+    const outcome = stuck.client.action(
+      { action: 'selectProject', projectId: 'p2' },
+      { signal: abort.signal },
+    );
+    await waitFor(() => stuck.store.getState().pendingActions.length === 1);
+    abort.abort();
+    await expect(outcome).rejects.toMatchObject({ code: 'aborted' });
+    expect(stuck.store.getState().pendingActions).toEqual([]);
   });
 
   it('throws a BridgeClientError carrying the problem', async () => {

@@ -30,6 +30,7 @@ import { errorFromFailure, errorFromResponse } from './errorFromResponse';
 import { type ConnectEventsOptions, connectEvents, type EventConnection } from './events/connectEvents';
 import { createStore, type Store, type WritableStore } from './store';
 import { type UploadOptions, type UploadTransport, uploadFile } from './uploadFile';
+import { waitToRetry } from './waitToRetry';
 
 /** Options of {@link createBridgeClient}. */
 export interface BridgeClientOptions {
@@ -52,12 +53,23 @@ export interface BridgeClientOptions {
   /** The store to keep current. @default a new {@link createStore} */
   readonly store?: WritableStore;
   /**
-   * How many times an action is sent again, with the same `actionId`, after a network failure.
-   * @default 2
+   * How many times an action is sent again, with the same `actionId`, after a network failure
+   * (no answer at all; a refusal is never retried). Meanwhile the action is in the store's
+   * `pendingActions`, and it is sent again after a backoff, or at once when the event stream
+   * comes back. The host applies an id once while it remembers it (10 minutes, same run), so a
+   * retry never doubles an action.
+   * @default Infinity (until `pendingForMs` passes)
    */
   readonly retries?: number;
-  /** @default 500 */
+  /** The first backoff; it doubles with every retry, up to 30 s. @default 500 */
   readonly retryDelayMs?: number;
+  /**
+   * How long an action that cannot reach the host stays pending before it fails with a
+   * `network` error: within the host's memory of action ids (10 minutes), so that a retry can
+   * never apply it twice.
+   * @default 540000 (9 minutes)
+   */
+  readonly pendingForMs?: number;
   /** @default {@link createActionId} (crypto.randomUUID, or getRandomValues outside secure contexts) */
   readonly createActionId?: () => string;
 }
@@ -114,15 +126,19 @@ export interface BridgeClient {
   /** Replaces the access code (after the host rotated it). Open connections keep the old one. */
   setAccessCode(code: string): void;
   /** Subscribes to the event stream and keeps {@link BridgeClient.store} current. */
-  connect(options?: Pick<ConnectEventsOptions, 'heartbeatMs' | 'backoff' | 'onError'>): EventConnection;
+  connect(
+    options?: Pick<ConnectEventsOptions, 'heartbeatMs' | 'backoff' | 'onError' | 'wake' | 'online'>,
+  ): EventConnection;
   /** GET /api/state; the store shows the answer. */
   fetchState(options?: RequestOptions): Promise<Snapshot>;
   /** GET /api/locale (public). */
   locale(options?: RequestOptions): Promise<Locale>;
   /**
    * POSTs one action and returns its typed result, or throws {@link BridgeClientError}. An
-   * `actionId` is added when absent; after a network failure the same action (same id) is sent
-   * again, so the server applies it at most once.
+   * `actionId` is added when absent. When the host cannot be reached (a network error, not a
+   * refusal) the action waits in the store's `pendingActions` and is sent again with the same
+   * id (after a backoff, or as soon as the event stream is live again) until the host answers,
+   * so it is never lost and the host applies it at most once.
    */
   action<A extends Action>(action: A, options?: RequestOptions): Promise<ActionResultOf<A['action']>>;
   /**
@@ -188,8 +204,9 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const store = options.store ?? createStore();
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const retries = options.retries ?? 2;
+  const retries = options.retries ?? Number.POSITIVE_INFINITY;
   const retryDelayMs = options.retryDelayMs ?? 500;
+  const pendingForMs = options.pendingForMs ?? 9 * 60_000;
   const nextActionId = options.createActionId ?? createActionId;
   let accessCode = options.accessCode;
   const authorization = () => `Bearer ${accessCode}`;
@@ -231,35 +248,44 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     return snapshot;
   };
 
+  const postOnce = async <A extends Action>(body: A, request: RequestOptions) => {
+    const response = await rest.action({
+      body,
+      // The contract declares it (the server answers 415 without it); fetch would set it
+      // anyway for a JSON body, but the route's typed input asks for it.
+      headers: { 'content-type': 'application/json' },
+      fetchOptions: fetchOptionsOf(request),
+    });
+    if (response.status !== 200) throw errorFromResponse(response.status, response.body, response.headers);
+    if (response.body.action !== body.action) {
+      throw new BridgeClientError({
+        code: 'bad_response',
+        status: 200,
+        detail: 'answer for another action',
+      });
+    }
+    const schema: ZodTypeAny = actionResultSchemas[body.action as ActionName];
+    return validate(schema, response.body.result, 200) as ActionResultOf<A['action']>;
+  };
+
   const action = async <A extends Action>(input: A, request: RequestOptions = {}) => {
-    const body: A = input.actionId === undefined ? { ...input, actionId: nextActionId() } : input;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const response = await rest.action({
-          body,
-          // The contract declares it (the server answers 415 without it); fetch would set it
-          // anyway for a JSON body, but the route's typed input asks for it.
-          headers: { 'content-type': 'application/json' },
-          fetchOptions: fetchOptionsOf(request),
-        });
-        if (response.status !== 200)
-          throw errorFromResponse(response.status, response.body, response.headers);
-        if (response.body.action !== body.action) {
-          throw new BridgeClientError({
-            code: 'bad_response',
-            status: 200,
-            detail: 'answer for another action',
-          });
+    const actionId = input.actionId ?? nextActionId();
+    const body: A = input.actionId === undefined ? { ...input, actionId } : input;
+    let since: number | undefined;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await postOnce(body, request);
+        } catch (error) {
+          if (!(error instanceof BridgeClientError) || error.code !== 'network') throw error;
+          since ??= Date.now();
+          if (attempt >= retries || Date.now() - since >= pendingForMs) throw error;
+          store.putPending({ actionId, action: body, since, attempts: attempt + 1 });
+          await waitToRetry(store, Math.min(30_000, retryDelayMs * 2 ** attempt), request.signal);
         }
-        const schema: ZodTypeAny = actionResultSchemas[body.action as ActionName];
-        return validate(schema, response.body.result, 200) as ActionResultOf<A['action']>;
-      } catch (error) {
-        if (error instanceof BridgeClientError && error.code === 'network' && attempt < retries) {
-          await delay(retryDelayMs * 2 ** attempt, request.signal);
-          continue;
-        }
-        throw error;
       }
+    } finally {
+      if (since !== undefined) store.removePending(actionId);
     }
   };
 
@@ -377,19 +403,4 @@ function validate<T>(
   if (!parsed.success)
     throw new BridgeClientError({ code: 'bad_response', status, detail: 'unexpected answer' });
   return parsed.data;
-}
-
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(errorFromFailure(signal.reason, signal));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(errorFromFailure(signal?.reason, signal));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -36,5 +36,8 @@ describe('the contract types the SDK re-exports for a UI', () => {
     expectTypeOf<NonNullable<Sdk.StoreState['snapshot']>>().toEqualTypeOf<Sdk.Snapshot>();
     expectTypeOf<Sdk.BridgeClientError['retryAfterSeconds']>().toEqualTypeOf<number | null>();
     expectTypeOf<Sdk.UploadTransport>().toEqualTypeOf<'auto' | 'fetch'>();
+    expectTypeOf<Sdk.StoreState['lastCurrentAt']>().toEqualTypeOf<number | null>();
+    expectTypeOf<Sdk.PendingAction['action']>().toEqualTypeOf<Sdk.Action>();
+    expectTypeOf<Sdk.EventConnection['check']>().toEqualTypeOf<() => void>();
   });
 });

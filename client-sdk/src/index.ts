@@ -53,11 +53,20 @@ export type { ConnectEventsOptions, EventConnection } from './events/connectEven
 export { connectEvents } from './events/connectEvents';
 export type { EventStreamErrorKind } from './events/EventStreamError';
 export { EventStreamError } from './events/EventStreamError';
+export { staleAfterMs } from './events/liveness';
 export type { ReadEventStreamOptions, StreamItem } from './events/readEventStream';
 export { readEventStream } from './events/readEventStream';
+export type { WakeSources } from './events/watchWake';
 export { parseRetryAfter } from './parseRetryAfter';
 export type { ApplyResult, ResyncReason, SyncState } from './reducer';
 export { applyEvent } from './reducer';
-export type { ConnectionStatus, Store, StoreListener, StoreState, WritableStore } from './store';
+export type {
+  ConnectionStatus,
+  PendingAction,
+  Store,
+  StoreListener,
+  StoreState,
+  WritableStore,
+} from './store';
 export { createStore } from './store';
 export type { UploadOptions, UploadTransport } from './uploadFile';

@@ -1,21 +1,45 @@
-import type { Snapshot, StreamEvent } from '@webbridge/contract';
+import type { Action, Snapshot, StreamEvent } from '@webbridge/contract';
 import { type ApplyResult, applyEvent, type SyncState } from './reducer';
 import { shareUnchanged } from './shareUnchanged';
 
 /**
  * Where the event stream is:
  * - `connecting`: the first connection attempt, no state yet;
- * - `live`: the stream is open and the state is current;
- * - `reconnecting`: the stream was lost and is being reopened (the state shown may be stale);
- * - `offline`: not connected; either closed, or several attempts in a row failed (it keeps
- *   retrying in the background);
+ * - `live`: the stream is open, bytes (events or heartbeats) arrive within the heartbeat
+ *   interval plus a grace (see `staleAfterMs`), and the state is current;
+ * - `reconnecting`: the stream went silent or was lost and is being checked or reopened (the
+ *   state shown may be stale: see {@link StoreState.lastCurrentAt});
+ * - `offline`: not connected; closed, the browser says it is offline, or several attempts in
+ *   a row failed (it keeps retrying in the background);
  * - `unauthorized`: the access code was refused (401); nothing is retried until a new code.
  */
 export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'unauthorized';
 
+/**
+ * An action sent but not answered because the host could not be reached (a network error,
+ * not a refusal). It is retried with the same `actionId` (the host applies an id once) until
+ * the host answers; a UI shows it as "sending…".
+ */
+export interface PendingAction {
+  readonly actionId: string;
+  readonly action: Action;
+  /** When it was first sent (epoch milliseconds). */
+  readonly since: number;
+  /** How many times it has been sent so far. */
+  readonly attempts: number;
+}
+
 /** What a UI renders. */
 export interface StoreState {
   readonly status: ConnectionStatus;
+  /**
+   * When the state was last known current (epoch milliseconds): the last event or heartbeat of
+   * a live stream, set when the stream stops being live (while live it is current now). Null
+   * until a stream has stopped being live.
+   */
+  readonly lastCurrentAt: number | null;
+  /** Actions that could not reach the host yet, oldest first. */
+  readonly pendingActions: readonly PendingAction[];
   /**
    * The state the user is looking at: the last one applied from the stream, or the last one
    * fetched from GET /api/state, whichever came later. Null before the first one.
@@ -56,7 +80,12 @@ export interface WritableStore extends Store {
   replaceSnapshot(snapshot: Snapshot): void;
   /** Drops the stream cursor so that the next connection starts from a snapshot. */
   dropSync(): void;
-  setStatus(status: ConnectionStatus): void;
+  /** Sets the status; `lastCurrentAt`, when given, too (see {@link StoreState.lastCurrentAt}). */
+  setStatus(status: ConnectionStatus, lastCurrentAt?: number): void;
+  /** Adds or updates (same `actionId`) an action that could not reach the host. */
+  putPending(pending: PendingAction): void;
+  /** Forgets a pending action (answered, refused or given up). */
+  removePending(actionId: string): void;
   /** Marks that the page must be reloaded (another protocol version). */
   requireReload(): void;
 }
@@ -72,7 +101,14 @@ export interface WritableStore extends Store {
  * ```
  */
 export function createStore(): WritableStore {
-  let state: StoreState = { status: 'connecting', snapshot: null, sync: null, reloadRequired: false };
+  let state: StoreState = {
+    status: 'connecting',
+    lastCurrentAt: null,
+    pendingActions: [],
+    snapshot: null,
+    sync: null,
+    reloadRequired: false,
+  };
   const listeners = new Set<StoreListener>();
 
   const set = (next: StoreState): void => {
@@ -112,8 +148,19 @@ export function createStore(): WritableStore {
     dropSync() {
       if (state.sync !== null) set({ ...state, sync: null });
     },
-    setStatus(status) {
-      if (status !== state.status) set({ ...state, status });
+    setStatus(status, lastCurrentAt) {
+      const at = lastCurrentAt ?? state.lastCurrentAt;
+      if (status !== state.status || at !== state.lastCurrentAt) set({ ...state, status, lastCurrentAt: at });
+    },
+    putPending(pending) {
+      const list = state.pendingActions;
+      const index = list.findIndex((p) => p.actionId === pending.actionId);
+      const next = index < 0 ? [...list, pending] : list.map((p, i) => (i === index ? pending : p));
+      set({ ...state, pendingActions: next });
+    },
+    removePending(actionId) {
+      const next = state.pendingActions.filter((p) => p.actionId !== actionId);
+      if (next.length !== state.pendingActions.length) set({ ...state, pendingActions: next });
     },
     requireReload() {
       if (!state.reloadRequired) set({ ...state, reloadRequired: true });

@@ -5,7 +5,16 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BENCHMARKS = ['bytesPerWord', 'latency', 'streams', 'reducer', 'openClose', 'writeFloor'];
+const BENCHMARKS = [
+  'bytesPerWord',
+  'latency',
+  'streams',
+  'reducer',
+  'openClose',
+  'writeFloor',
+  'resumeRing',
+  'stayingCurrent',
+];
 
 console.log(`webbridge benchmarks — ${new Date().toISOString()}, Node ${process.version}`);
 let failed = 0;

@@ -1,8 +1,9 @@
 import { applyEvent, type SyncState } from '@webbridge/client-sdk';
 import { type StreamEvent, stateDataSchema } from '@webbridge/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedConversation, startScriptedHost } from '../browser/scriptedModel';
 import { anotherBridge } from '../support/anotherBridge';
-import { act, getState, guardOf, sendAndWait } from '../support/api';
+import { act, getState, guardOf, sendAndWait, waitFor } from '../support/api';
 import { openEvents, type SseEvent } from '../support/sseClient';
 import { startTestHost, type TestHost } from '../support/testHost';
 
@@ -134,5 +135,65 @@ describe('resuming the event stream', () => {
     } finally {
       again.close();
     }
+  });
+});
+
+describe('resuming after a freeze during a long reply in a long conversation', () => {
+  const EXCHANGES = 240;
+  const WORDS = 600;
+  let h: TestHost;
+  beforeAll(async () => {
+    h = await startScriptedHost(2);
+    await seedConversation(h.host, EXCHANGES);
+  }, 60_000);
+  afterAll(() => h.close(true));
+
+  it('costs what was missed (<= 10 % of a snapshot), not a snapshot, and ends equal to the state', async () => {
+    const kinds = ['phone', 'tab', 'frozen', 'words'] as const;
+    const reply = Array.from({ length: WORDS }, (_, i) => `${kinds[i % 4]}${i}`).join(' ');
+    const first = await openEvents(h.url, h.auth());
+    const opening = await first.next();
+    let sync = applied(null, decode(opening)!);
+    await act(h, { action: 'send', text: `> ${reply}`, ...guardOf(sync.snapshot) });
+    // The page freezes a few words into the reply: it holds that seq and hears nothing more.
+    for (;;) {
+      const next = decode(await first.next());
+      if (next) sync = applied(sync, next);
+      const last = sync.snapshot.conversations.messages.at(-1);
+      if (last?.role === 'assistant' && last.text.split(' ').length > 3) break;
+    }
+    first.close();
+    const final = await waitFor(async () => {
+      const now = await getState(h);
+      const last = now.conversations.messages.at(-1);
+      return now.conversations.run.state === 'idle' && last?.status === 'complete' ? now : undefined;
+    }, 20_000);
+    expect(final.conversations.messages).toHaveLength(2 * EXCHANGES + 2);
+
+    const fresh = await openEvents(h.url, h.auth());
+    const snapshotBytes = (await fresh.next()).bytes;
+    fresh.close();
+
+    const resumed = await openEvents(
+      h.url,
+      h.auth({ 'Last-Event-ID': `${sync.snapshot.instanceId}.${sync.seq}` }),
+    );
+    let resumeBytes = 0;
+    try {
+      const seen: string[] = [];
+      while (JSON.stringify(sync.snapshot, noMedia) !== JSON.stringify(final, noMedia)) {
+        const frame = await resumed.next(2000);
+        resumeBytes += frame.bytes;
+        const event = decode(frame);
+        if (!event) continue;
+        seen.push(event.kind);
+        sync = applied(sync, event);
+      }
+      expect(seen).not.toContain('snapshot');
+      expect(sync.snapshot.conversations.messages.at(-1)?.text).toBe(reply);
+    } finally {
+      resumed.close();
+    }
+    expect(resumeBytes).toBeLessThanOrEqual(snapshotBytes * 0.1);
   });
 });

@@ -89,14 +89,20 @@ describe('connectEvents', () => {
     await connection.done;
   });
 
-  it('treats two heartbeat intervals of silence as a dead connection', async () => {
-    const { requests, connection } = start([(r) => sseResponse([first], r.signal, true)], 40);
-    await waitFor(() => requests.length === 1);
-    const opened = Date.now();
+  it('stops claiming live after the interval plus a grace of silence, and checks with a fresh stream', async () => {
+    const { requests, connection, statuses, store } = start(
+      [(r) => sseResponse([first], r.signal, true)],
+      40,
+    );
+    await waitFor(() => requests.length === 1 && store.getState().status === 'live');
     await waitFor(() => requests.length === 2);
-    expect(Date.now() - opened).toBeGreaterThanOrEqual(70);
-    expect(requests[0]?.signal?.aborted).toBe(true);
+    // 40 ms beats: the grace is half an interval, so 60 ms of silence after the last byte.
+    const lastCurrentAt = store.getState().lastCurrentAt ?? Number.NaN;
+    expect(Date.now() - lastCurrentAt).toBeGreaterThanOrEqual(59);
+    expect(statuses).toContain('reconnecting');
     expect(requests[1]?.headers.get('last-event-id')).toBe('instance-1.5');
+    // The fresh stream spoke (a snapshot): the old one is dropped.
+    await waitFor(() => requests[0]?.signal?.aborted === true);
     connection.close();
     await connection.done;
   });
@@ -221,17 +227,19 @@ describe('the dead-connection timeout follows the interval the server names', ()
     await connection.done;
   });
 
-  it('a stream silent for two intervals is replaced, not before', async () => {
-    const { requests, connection, streams } = connectTo(named);
+  it('a stream silent for an interval plus 5 s is no longer live and is checked, not before', async () => {
+    const { requests, connection, streams, statuses } = connectTo(named);
     await vi.advanceTimersByTimeAsync(interval);
     streams[0]?.push(beat());
-    await vi.advanceTimersByTimeAsync(2 * interval - 1_000);
+    await vi.advanceTimersByTimeAsync(interval + 4_000);
     expect(requests).toHaveLength(1);
-    // Two intervals plus a little slack for timers and the network: at most 10 s more.
-    await vi.advanceTimersByTimeAsync(11_000);
+    expect(statuses).not.toContain('reconnecting');
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(statuses).toContain('reconnecting');
     expect(requests).toHaveLength(2);
-    expect(requests[0]?.signal?.aborted).toBe(true);
     expect(requests[1]?.headers.get('last-event-id')).toBe('instance-1.5');
+    // The fresh stream opened with a snapshot: it replaced the silent one.
+    expect(requests[0]?.signal?.aborted).toBe(true);
     connection.close();
     await connection.done;
   });

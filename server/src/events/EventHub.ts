@@ -2,10 +2,8 @@ import type { Projection } from '@webbridge/contract';
 import type { HostAdapter } from '../adapter';
 import type { BridgeMemory } from '../BridgeMemory';
 import { FrameCache } from './FrameCache';
+import { RESUME_RING_LIMITS, ResumeRing, type ResumeRingLimits } from './ResumeRing';
 import type { ConnectionInfo, Subscription, SubscriptionSource } from './Subscription';
-
-/** How many recent projections are kept for resuming streams. */
-const RESUME_HISTORY = 128;
 
 /**
  * Numbers the host's projections and tells every subscriber when they change. It holds the
@@ -20,27 +18,26 @@ export class EventHub implements SubscriptionSource {
   private readonly unsubscribe: () => void;
   /** Frames and signatures shared by the subscribers. */
   readonly frames = new FrameCache();
-  /** Recent projections by seq, so a reconnecting client can get only what it missed. */
-  private readonly history = new Map<number, Projection>();
+  /** Recent projections (60 s, 1 MiB of change), so a reconnecting client gets only what it missed. */
+  private readonly history: ResumeRing;
 
   constructor(
     private readonly host: HostAdapter,
     /** Where seqs come from: the host's memory, so a later bridge of the same run continues them. */
     memory: BridgeMemory,
-    private readonly historySize = RESUME_HISTORY,
+    resumeLimits: ResumeRingLimits = RESUME_RING_LIMITS,
   ) {
+    this.history = new ResumeRing(resumeLimits);
     this.state = host.readState();
     const { instanceId } = this.state;
     this.version = memory.nextSeq(instanceId);
-    this.history.set(this.version, this.state);
+    this.history.push(this.version, this.state);
     this.unsubscribe = host.subscribe(() => {
       this.version = memory.nextSeq(instanceId);
       this.state = this.host.readState();
-      this.history.set(this.version, this.state);
-      // Projections share their unchanged parts, so a version costs little beyond its
-      // messages array; the oldest (first inserted) is forgotten first. Seqs may skip
-      // numbers when another bridge of the same host runs on the same memory (BridgeMemory.ts).
-      if (this.history.size > this.historySize) this.history.delete(this.history.keys().next().value!);
+      // Seqs may skip numbers when another bridge of the same host runs on the same memory
+      // (BridgeMemory.ts); the ring only needs them to increase.
+      this.history.push(this.version, this.state);
       // One fan-out per burst, outside the host's task: the host's executor is not held up
       // by thousands of socket writes, and changes within one tick coalesce.
       if (!this.fanOutScheduled) {
@@ -52,7 +49,7 @@ export class EventHub implements SubscriptionSource {
 
   /** The projection at `seq`, while it is still remembered. */
   at(seq: number): Projection | undefined {
-    return this.history.get(seq);
+    return this.history.at(seq);
   }
 
   /** The latest projection and its sequence number. */

@@ -19,7 +19,7 @@ export interface ChatScreenProps {
 export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   const session = useSession();
   const t = useT();
-  const { snapshot, reloadRequired } = useStoreState(session.store);
+  const { snapshot, reloadRequired, status } = useStoreState(session.store);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [dragging, setDragging] = useState(false);
   const watching = useWatching();
@@ -33,8 +33,10 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
 
   // The key handler reads what is on screen now: an effect re-registered after each render
   // would run after paint, so an Escape pressed as a reply starts could meet the old state.
-  const current = useRef({ running, drawerOpen, watching });
-  current.current = { running, drawerOpen, watching };
+  // Esc stops only what is shown live, as the Stop button does (a stale "running" may be over).
+  const live = status === 'live';
+  const current = useRef({ running, drawerOpen, watching, live });
+  current.current = { running, drawerOpen, watching, live };
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
@@ -42,7 +44,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
         setDrawerOpen(false);
         return;
       }
-      if (current.current.running && !current.current.watching) {
+      if (current.current.running && !current.current.watching && current.current.live) {
         void session.sensitive((client) => client.stop());
       }
     };

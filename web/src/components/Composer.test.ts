@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { type Destination, destinationOf } from '@webbridge/client-sdk';
+import { createStore, type Destination, destinationOf } from '@webbridge/client-sdk';
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -23,13 +23,16 @@ const destination: Destination = {
 function fakeSession(outcomes: SendOutcome[]) {
   const send = vi.fn(async (): Promise<SendOutcome> => outcomes.shift() ?? { kind: 'sent' });
   const sensitive = vi.fn(async () => true);
+  const store = createStore();
+  store.setStatus('live');
   const session = {
     send,
     sensitive,
+    store,
     uploads: createUploads(async () => ({ id: 'x' })),
     notice: observable(null),
   } as unknown as Session;
-  return { session, send, sensitive };
+  return { session, send, sensitive, store };
 }
 
 describe('Composer', () => {
@@ -197,6 +200,7 @@ describe('Composer', () => {
       sensitive: vi.fn(async () => true),
       uploads: createUploads(async () => ({ id: 'x' })),
       notice: observable(null),
+      store: createStore(),
     } as unknown as Session;
     await mount(session, mockScenario());
     await type('on a slow network');
@@ -220,6 +224,7 @@ describe('Composer', () => {
       sensitive: vi.fn(async () => true),
       uploads: createUploads(async () => ({ id: 'x' })),
       notice: observable(null),
+      store: createStore(),
     } as unknown as Session;
     await mount(session, mockScenario());
     await type('first');
@@ -244,6 +249,46 @@ describe('Composer', () => {
     const stop = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Stop');
     await act(() => stop?.click());
     expect(sensitive).toHaveBeenCalledTimes(1);
+  });
+
+  it('while not live, offers no Stop for a reply that may have ended, says so, and shows what waits to be sent', async () => {
+    const { session, sensitive, store } = fakeSession([]);
+    const snapshot = mockScenario();
+    await mount(session, {
+      ...snapshot,
+      conversations: { ...snapshot.conversations, run: { state: 'streaming', messageId: 'm2' } },
+    });
+    await act(() => {
+      store.setStatus('reconnecting', Date.now() - 5_000);
+      store.putPending({
+        actionId: 'a-1',
+        action: {
+          action: 'send',
+          text: 'sent in a tunnel',
+          sessionRevision: 1,
+          conversationId: 'c',
+          projectId: 'p',
+        },
+        since: Date.now(),
+        attempts: 1,
+      });
+    });
+    const stop = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Stop');
+    expect(stop?.disabled).toBe(true);
+    await act(() => stop?.click());
+    expect(sensitive).not.toHaveBeenCalled();
+    expect(root.querySelector('.composer-not-live')).not.toBeNull();
+    const pending = root.querySelector('.pending-action');
+    expect(pending?.textContent).toContain('sent in a tunnel');
+    expect(pending?.textContent).toContain('Sending…');
+
+    await act(() => {
+      store.setStatus('live');
+      store.removePending('a-1');
+    });
+    expect(stop?.disabled).toBe(false);
+    expect(root.querySelector('.composer-not-live')).toBeNull();
+    expect(root.querySelector('.pending-action')).toBeNull();
   });
 });
 

@@ -1,12 +1,13 @@
 import { type Destination, destinationOf } from '@webbridge/client-sdk';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
-import { useObservable } from '../state/hooks';
+import { useObservable, useStoreState } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
 import { shownDestination } from '../state/shownDestination';
 import type { Snapshot } from '../state/types';
 import { DestinationConfirm } from './DestinationConfirm';
 import { Icon } from './Icon';
+import { PendingActions } from './PendingActions';
 import { PendingAttachments } from './PendingAttachments';
 
 /**
@@ -44,6 +45,10 @@ export function Composer({ snapshot }: ComposerProps) {
   const session = useSession();
   const t = useT();
   const { conversationId } = snapshot;
+  // The run state shown is only current while the stream is live: a stale "running" must not
+  // offer a Stop that acts on a reply which may have ended.
+  const { status, pendingActions } = useStoreState(session.store);
+  const live = status === 'live';
   // Uploads started in another conversation go on there; this one shows its own.
   const allUploads = useObservable(session.uploads.items);
   const uploads = allUploads.filter((u) => u.conversationId === conversationId);
@@ -96,6 +101,12 @@ export function Composer({ snapshot }: ComposerProps) {
           onCancel={() => setChanged(null)}
           disabled={sending || running}
         />
+      )}
+      <PendingActions pending={pendingActions} />
+      {!live && (
+        <p class="composer-not-live" role="status">
+          {t('composerNotLive')}
+        </p>
       )}
       <PendingAttachments pending={pending} uploads={uploads} />
       <div class="composer-row">
@@ -150,6 +161,8 @@ export function Composer({ snapshot }: ComposerProps) {
           <button
             type="button"
             class="danger send"
+            disabled={!live}
+            title={live ? undefined : t('stopNotLive')}
             onClick={() => void session.sensitive((client) => client.stop())}
           >
             {t('stop')}

@@ -1,8 +1,10 @@
 import type { ConnectionStatus } from '@webbridge/client-sdk';
 import type { MessageKey } from '../i18n/catalogue';
-import { useT } from '../i18n/I18nContext';
+import { useI18n } from '../i18n/I18nContext';
+import { relativeTime } from '../i18n/relativeTime';
 import { useStoreState } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
+import { useNow } from '../state/useNow';
 
 const LABEL: { readonly [S in ConnectionStatus]: MessageKey } = {
   connecting: 'statusConnecting',
@@ -12,20 +14,31 @@ const LABEL: { readonly [S in ConnectionStatus]: MessageKey } = {
   unauthorized: 'statusUnauthorized',
 };
 
-/** The connection state, always visible: live, reconnecting or offline. */
+/**
+ * The connection state, always visible. "Live" only while the stream is current (the SDK's
+ * liveness: bytes within the heartbeat interval plus a grace); otherwise reconnecting or
+ * offline, with how long ago the page was last current, so stale content never passes for
+ * live content.
+ */
 export function ConnectionBadge() {
-  const { status } = useStoreState(useSession().store);
-  const t = useT();
+  const { status, lastCurrentAt } = useStoreState(useSession().store);
+  const { t, language } = useI18n();
+  const stale = status !== 'live' && lastCurrentAt !== null;
+  const now = useNow(stale);
   const label = t(LABEL[status]);
+  const since = stale ? t('statusLastCurrent', { when: relativeTime(language, lastCurrentAt, now) }) : '';
   return (
     <output
       class={`badge badge-${status}`}
       data-status={status}
       aria-live="polite"
+      // The age is left out of what is announced: it changes every second.
       aria-label={t('connectionLabel', { status: label })}
+      title={since || undefined}
     >
       <span class="dot" aria-hidden="true" />
       {label}
+      {since && <span class="badge-since">{since}</span>}
     </output>
   );
 }

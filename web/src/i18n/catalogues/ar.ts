@@ -183,4 +183,12 @@ export const ar: Catalogue = {
   forgetDevice: 'إزالة',
   forgetDeviceLabel: 'إزالة {name}',
   devicesFailed: 'تعذّر تحميل الأجهزة.',
+
+  // Staying current (liveness, pending actions)
+  statusLastCurrent: 'آخر تحديث {when}',
+  stopNotLive: 'غير متصل مباشرة: ربما انتهى الرد المعروض. يعمل الإيقاف مجددًا عندما تعود الصفحة مباشرة.',
+  composerNotLive: 'غير متصل مباشرة. ما ترسله ينتظر هنا ويُرسل عند عودة المضيف.',
+  pendingSending: 'جارٍ الإرسال…',
+  pendingAction: 'بانتظار الوصول إلى المضيف: {action}',
+  pendingList: 'لم يُرسل بعد',
 };

@@ -190,4 +190,13 @@ export const de: Catalogue = {
   forgetDevice: 'Entfernen',
   forgetDeviceLabel: '{name} entfernen',
   devicesFailed: 'Die Geräte konnten nicht geladen werden.',
+
+  // Staying current (liveness, pending actions)
+  statusLastCurrent: 'zuletzt aktuell {when}',
+  stopNotLive:
+    'Nicht live: Die gezeigte Antwort ist vielleicht schon fertig. Stopp geht wieder, sobald die Seite live ist.',
+  composerNotLive: 'Nicht live. Was du sendest, wartet hier und geht raus, sobald der Host wieder da ist.',
+  pendingSending: 'Wird gesendet …',
+  pendingAction: 'Wartet auf den Host: {action}',
+  pendingList: 'Noch nicht gesendet',
 };

@@ -198,4 +198,12 @@ export const en = {
   forgetDevice: 'Forget',
   forgetDeviceLabel: 'Forget {name}',
   devicesFailed: 'The devices could not be loaded.',
+
+  // Staying current (liveness, pending actions)
+  statusLastCurrent: 'last current {when}',
+  stopNotLive: 'Not live: the reply shown may already have ended. Stop works again once the page is live.',
+  composerNotLive: 'Not live. What you send waits here and goes out when the host is back.',
+  pendingSending: 'Sending…',
+  pendingAction: 'Waiting to reach the host: {action}',
+  pendingList: 'Not sent yet',
 };

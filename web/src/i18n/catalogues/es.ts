@@ -189,4 +189,13 @@ export const es: Catalogue = {
   forgetDevice: 'Olvidar',
   forgetDeviceLabel: 'Olvidar {name}',
   devicesFailed: 'No se pudieron cargar los dispositivos.',
+
+  // Staying current (liveness, pending actions)
+  statusLastCurrent: 'actualizado {when}',
+  stopNotLive:
+    'Sin directo: puede que la respuesta mostrada ya haya terminado. Detener vuelve a funcionar cuando la página esté en directo.',
+  composerNotLive: 'Sin directo. Lo que envíes espera aquí y saldrá cuando el anfitrión vuelva.',
+  pendingSending: 'Enviando…',
+  pendingAction: 'Esperando al anfitrión: {action}',
+  pendingList: 'Aún sin enviar',
 };

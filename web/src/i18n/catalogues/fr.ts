@@ -190,4 +190,13 @@ export const fr: Catalogue = {
   forgetDevice: 'Oublier',
   forgetDeviceLabel: 'Oublier {name}',
   devicesFailed: 'Impossible de charger les appareils.',
+
+  // Staying current (liveness, pending actions)
+  statusLastCurrent: 'à jour {when}',
+  stopNotLive:
+    'Pas en direct : la réponse affichée est peut-être déjà terminée. Arrêter fonctionnera dès que la page sera en direct.',
+  composerNotLive: 'Pas en direct. Ce que vous envoyez attend ici et partira dès que l’hôte sera de retour.',
+  pendingSending: 'Envoi…',
+  pendingAction: 'En attente de l’hôte : {action}',
+  pendingList: 'Pas encore envoyé',
 };

@@ -189,4 +189,13 @@ export const ja: Catalogue = {
   forgetDevice: '削除',
   forgetDeviceLabel: '{name} を削除',
   devicesFailed: 'デバイスを読み込めませんでした。',
+
+  // Staying current (liveness, pending actions)
+  statusLastCurrent: '最終同期 {when}',
+  stopNotLive:
+    'ライブではありません。表示中の返信はもう終わっているかもしれません。ページがライブに戻ると停止できます。',
+  composerNotLive: 'ライブではありません。送信した内容はここで待機し、ホストに戻り次第送られます。',
+  pendingSending: '送信中…',
+  pendingAction: 'ホストへの接続を待っています：{action}',
+  pendingList: '未送信',
 };

@@ -188,4 +188,13 @@ export const ptBR: Catalogue = {
   forgetDevice: 'Esquecer',
   forgetDeviceLabel: 'Esquecer {name}',
   devicesFailed: 'Não foi possível carregar os dispositivos.',
+
+  // Staying current (liveness, pending actions)
+  statusLastCurrent: 'atualizado {when}',
+  stopNotLive:
+    'Fora do ar: a resposta mostrada pode já ter terminado. Parar volta a funcionar quando a página estiver ao vivo.',
+  composerNotLive: 'Fora do ar. O que você enviar espera aqui e sai quando o host voltar.',
+  pendingSending: 'Enviando…',
+  pendingAction: 'Aguardando o host: {action}',
+  pendingList: 'Ainda não enviado',
 };

@@ -182,4 +182,12 @@ export const zhCN: Catalogue = {
   forgetDevice: '移除',
   forgetDeviceLabel: '移除 {name}',
   devicesFailed: '无法加载设备。',
+
+  // Staying current (liveness, pending actions)
+  statusLastCurrent: '最后同步于{when}',
+  stopNotLive: '未实时连接：显示的回复可能已经结束。页面恢复实时后才能停止。',
+  composerNotLive: '未实时连接。你发送的内容会在此等待，主机恢复后再发出。',
+  pendingSending: '正在发送…',
+  pendingAction: '等待连接主机：{action}',
+  pendingList: '尚未发送',
 };

@@ -1,0 +1,115 @@
+import type { HostMessage, Projection } from '@webbridge/contract';
+import { describe, expect, it } from 'vitest';
+import { ResumeRing } from './ResumeRing';
+
+function message(id: string, text: string, extra: Partial<HostMessage> = {}): HostMessage {
+  return {
+    id,
+    parentId: null,
+    role: 'assistant',
+    text,
+    status: 'complete',
+    createdAt: 1,
+    attachments: [],
+    sibling: { index: 0, count: 1 },
+    ...extra,
+  };
+}
+
+function projection(messages: HostMessage[], base?: Projection): Projection {
+  if (base) return { ...base, conversations: { ...base.conversations, messages } };
+  return {
+    instanceId: 'i',
+    sessionRevision: 0,
+    conversationId: 'c',
+    projectId: 'p',
+    conversations: { list: [], messages, pending: [], run: { state: 'idle', messageId: null } },
+    projects: { list: [], roots: [] },
+    models: { current: 'echo', list: [] },
+    tools: { list: [] },
+    approvals: [],
+    settings: { theme: 'system', autoApprove: [], allowCommands: false, systemPrompt: '' },
+  };
+}
+
+/** A history, then a reply streamed word by word, as the host publishes it (shared messages). */
+function streamed(words: number, history = 20): Projection[] {
+  const old = Array.from({ length: history }, (_, i) => message(`m${i}`, `text ${i}`));
+  let state = projection(old);
+  const out = [state];
+  let reply = message('r', '', { status: 'streaming' });
+  state = projection([...old, { ...message('u', 'question'), role: 'user' }, reply], state);
+  out.push(state);
+  for (let i = 0; i < words; i++) {
+    reply = { ...reply, text: `${reply.text} w${i}` };
+    const messages = state.conversations.messages.slice();
+    messages[messages.length - 1] = reply;
+    state = projection(messages, state);
+    out.push(state);
+  }
+  reply = { ...reply, status: 'complete' };
+  const messages = state.conversations.messages.slice();
+  messages[messages.length - 1] = reply;
+  out.push(projection(messages, state));
+  return out;
+}
+
+describe('ResumeRing', () => {
+  it('rebuilds every projection it holds exactly, across appends, status changes and a cut', () => {
+    const ring = new ResumeRing({ maxAgeMs: 60_000, maxBytes: 1 << 30 });
+    const states = streamed(50);
+    // A branch: the reply is cut and another one added.
+    const last = states.at(-1)!;
+    const cut = last.conversations.messages.slice(0, -1);
+    states.push(projection([...cut, message('r2', 'other answer')], last));
+    for (const [seq, state] of states.entries()) ring.push(seq + 10, state);
+    states.forEach((state, seq) => {
+      expect(ring.at(seq + 10), `seq ${seq + 10}`).toEqual(state);
+    });
+    expect(ring.at(9)).toBeUndefined();
+    expect(ring.at(10 + states.length)).toBeUndefined();
+  });
+
+  it('forgets projections older than its time bound, keeping the latest', () => {
+    let now = 0;
+    const ring = new ResumeRing({ maxAgeMs: 1000, maxBytes: 1 << 30 }, () => now);
+    const states = streamed(10);
+    states.forEach((state, seq) => {
+      now = seq * 200;
+      ring.push(seq, state);
+    });
+    const latestSeq = states.length - 1;
+    // Entries published within the last second are still there, older ones are gone.
+    expect(ring.at(latestSeq - 5)).toEqual(states[latestSeq - 5]);
+    expect(ring.at(latestSeq - 6)).toBeUndefined();
+    now += 10_000;
+    expect(ring.at(latestSeq - 1)).toBeUndefined();
+    expect(ring.at(latestSeq)).toBe(states[latestSeq]);
+    expect(ring.size.entries).toBe(1);
+  });
+
+  it('stays under its byte bound, and what it keeps still rebuilds exactly', () => {
+    const ring = new ResumeRing({ maxAgeMs: 60_000, maxBytes: 64 * 1024 });
+    const states = streamed(2000);
+    for (const [seq, state] of states.entries()) ring.push(seq, state);
+    const { entries, bytes } = ring.size;
+    expect(bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(entries).toBeGreaterThan(50);
+    expect(entries).toBeLessThan(states.length);
+    const oldest = states.length - entries;
+    expect(ring.at(oldest - 1)).toBeUndefined();
+    expect(ring.at(oldest)).toEqual(states[oldest]);
+    expect(ring.at(states.length - 2)).toEqual(states.at(-2));
+  });
+
+  it('holds nothing after clear until the next push', () => {
+    const ring = new ResumeRing();
+    const [a, b] = streamed(1);
+    ring.push(1, a!);
+    ring.clear();
+    expect(ring.at(1)).toBeUndefined();
+    ring.push(2, b!);
+    expect(ring.at(1)).toBeUndefined();
+    expect(ring.at(2)).toBe(b);
+  });
+});
