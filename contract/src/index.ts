@@ -92,8 +92,10 @@ export type { Contract } from './router';
 export { contract } from './router';
 export type {
   Approval,
+  ApprovalDecision,
   Attachment,
   ConversationSummary,
+  Decider,
   HostAttachment,
   HostMessage,
   McpServer,
@@ -112,9 +114,14 @@ export type {
   Workspace,
 } from './snapshot';
 export {
+  accessCodeDeciderSchema,
+  approvalDecisionSchema,
   approvalSchema,
   attachmentSchema,
   conversationSummarySchema,
+  deciderSchema,
+  deviceDeciderSchema,
+  hostDeciderSchema,
   hostMessageSchema,
   mcpServerSchema,
   mediaRefSchema,

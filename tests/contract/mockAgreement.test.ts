@@ -70,6 +70,23 @@ const exchange = async (side: Side) => {
   await idle(side);
 };
 
+/** A tool call that waited for approval and was allowed. */
+const answered = async (side: Side) => {
+  await side.act(
+    withGuard(await idle(side), {
+      action: 'send',
+      text: '/tool write_file {"path":"agree.txt","content":"x"}',
+    }),
+  );
+  let state = await side.state();
+  for (let i = 0; i < 400 && state.approvals.length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    state = await side.state();
+  }
+  await side.act({ action: 'approve', approvalId: state.approvals[0]?.id ?? '', decision: 'allow' });
+  await idle(side);
+};
+
 /** A reply stopped mid-stream: a long send, stopped at once. */
 const stopped = async (side: Side) => {
   const state = await idle(side);
@@ -134,7 +151,18 @@ const PROBES: Record<ActionName, readonly Probe[]> = {
     { action: (s) => ({ action: 'selectProject', projectId: s.projectId }) },
     { action: () => ({ action: 'selectProject', projectId: 'no-such-project' }) },
   ],
-  approve: [{ action: () => ({ action: 'approve', approvalId: 'no-such-approval', decision: 'allow' }) }],
+  approve: [
+    { action: () => ({ action: 'approve', approvalId: 'no-such-approval', decision: 'allow' }) },
+    // A late answer to an approval answered already: 422 on both sides, naming what happened.
+    {
+      setup: answered,
+      action: (s) => ({
+        action: 'approve',
+        approvalId: s.conversations.messages.find((m) => m.tool?.decided)?.tool?.approvalId ?? '',
+        decision: 'deny',
+      }),
+    },
+  ],
   updateSettings: [{ action: () => ({ action: 'updateSettings', settings: { theme: 'dark' } }) }],
   removeAttachment: [{ action: () => ({ action: 'removeAttachment', attachmentId: 'no-such-attachment' }) }],
   refreshMedia: [{ action: () => ({ action: 'refreshMedia', attachmentId: 'no-such-attachment' }) }],

@@ -114,8 +114,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccessCodeDecider: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "accessCode";
+        };
         ActionResponse: components["schemas"]["SendActionResponse"] | components["schemas"]["StopActionResponse"] | components["schemas"]["ContinueActionResponse"] | components["schemas"]["WorkspaceActionResponse"] | components["schemas"]["ModelActionResponse"] | components["schemas"]["BranchActionResponse"] | components["schemas"]["EditMessageActionResponse"] | components["schemas"]["RegenerateActionResponse"] | components["schemas"]["NewConversationActionResponse"] | components["schemas"]["SelectConversationActionResponse"] | components["schemas"]["RenameConversationActionResponse"] | components["schemas"]["DeleteConversationActionResponse"] | components["schemas"]["SelectProjectActionResponse"] | components["schemas"]["ApproveActionResponse"] | components["schemas"]["UpdateSettingsActionResponse"] | components["schemas"]["RemoveAttachmentActionResponse"] | components["schemas"]["RefreshMediaActionResponse"];
         Action: components["schemas"]["SendAction"] | components["schemas"]["StopAction"] | components["schemas"]["ContinueAction"] | components["schemas"]["WorkspaceAction"] | components["schemas"]["ModelAction"] | components["schemas"]["BranchAction"] | components["schemas"]["EditMessageAction"] | components["schemas"]["RegenerateAction"] | components["schemas"]["NewConversationAction"] | components["schemas"]["SelectConversationAction"] | components["schemas"]["RenameConversationAction"] | components["schemas"]["DeleteConversationAction"] | components["schemas"]["SelectProjectAction"] | components["schemas"]["ApproveAction"] | components["schemas"]["UpdateSettingsAction"] | components["schemas"]["RemoveAttachmentAction"] | components["schemas"]["RefreshMediaAction"];
+        ApprovalDecision: {
+            /** @enum {string} */
+            decision: "allow" | "deny";
+            by: components["schemas"]["Decider"];
+            at: number;
+        };
         Approval: {
             id: string;
             tool: string;
@@ -137,8 +150,24 @@ export interface components {
             projectId: string;
             createdAt: number;
         };
+        Decider: components["schemas"]["DeviceDecider"] | components["schemas"]["HostDecider"] | components["schemas"]["AccessCodeDecider"];
+        DeviceDecider: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "device";
+            name: string;
+        };
         /** @enum {string} */
         EventFrames: "named" | "compact";
+        HostDecider: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "host";
+        };
         Locale: {
             language: string;
             strings: {
@@ -195,6 +224,13 @@ export interface components {
             code: "invalid_request" | "duplicate_header" | "unauthorized" | "forbidden_host" | "workspace_forbidden" | "view_only" | "https_required" | "not_found" | "request_timeout" | "method_not_allowed" | "session_mismatch" | "length_required" | "chunked_not_allowed" | "payload_too_large" | "header_too_large" | "unsupported_media_type" | "not_applicable" | "rate_limited" | "internal";
             issues?: components["schemas"]["ValidationIssue"][];
             current?: components["schemas"]["SessionIdentity"];
+            decided?: {
+                /** @enum {string} */
+                decision: "allow" | "deny";
+                by: components["schemas"]["Decider"];
+                at: number;
+                approvalId: string;
+            };
         };
         Project: {
             id: string;
@@ -222,6 +258,13 @@ export interface components {
             code: "session_mismatch";
             issues?: components["schemas"]["ValidationIssue"][];
             current: components["schemas"]["SessionIdentity"];
+            decided?: {
+                /** @enum {string} */
+                decision: "allow" | "deny";
+                by: components["schemas"]["Decider"];
+                at: number;
+                approvalId: string;
+            };
         };
         Settings: {
             /** @enum {string} */
@@ -262,6 +305,7 @@ export interface components {
             name: string;
             args: string;
             approvalId?: string;
+            decided?: components["schemas"]["ApprovalDecision"];
         };
         Tool: {
             name: string;

@@ -1,5 +1,13 @@
-import type { CompletedUpload, HostActionHandlers, HostAdapter, MediaFile } from '@webbridge/server';
+import type {
+  ActionOrigin,
+  CompletedUpload,
+  HostActionHandlers,
+  HostAdapter,
+  MediaFile,
+} from '@webbridge/server';
+import { ACCESS_CODE_DECIDER, deviceDecider } from '../controller/approvalDecision';
 import type { ChatController } from '../controller/ChatController';
+import type { ApprovalDecider } from '../db/HostStore';
 import { hostLocale } from './hostLocale';
 
 /**
@@ -30,7 +38,7 @@ export function createHostAdapter(controller: ChatController): HostAdapter {
     renameConversation: (a) => conversations.renameConversation(a.conversationId, a.title),
     deleteConversation: (a) => conversations.deleteConversation(a.conversationId),
     selectProject: (a) => projects.selectProject(a.projectId),
-    approve: (a) => approvals.approve(a.approvalId, a.decision),
+    approve: (a, origin) => approvals.approve(a.approvalId, a.decision, deciderOf(origin)),
     updateSettings: (a) => settings.update(a.settings),
     removeAttachment: (a) => attachments.remove(a.attachmentId),
   };
@@ -44,4 +52,9 @@ export function createHostAdapter(controller: ChatController): HostAdapter {
     authoriseWorkspace: (uri) => controller.authoriser.authorise(uri),
     locale: hostLocale,
   };
+}
+
+/** Who answers an approval sent by `origin`: its paired device, else the access code itself. */
+function deciderOf(origin: ActionOrigin | undefined): ApprovalDecider {
+  return origin?.device ? deviceDecider(origin.device) : ACCESS_CODE_DECIDER;
 }

@@ -1,4 +1,6 @@
 import type { ActionResultOf } from '@webbridge/contract';
+import type { ApprovalDecider } from '../db/HostStore';
+import { HOST_DECIDER } from './approvalDecision';
 import type { ControllerCore } from './ControllerCore';
 
 /**
@@ -13,10 +15,18 @@ export class ApprovalActions {
     this.core = core;
   }
 
-  /** Allows (runs the tool) or denies a pending tool call, and finishes its reply. */
-  approve(approvalId: string, decision: 'allow' | 'deny'): ActionResultOf<'approve'> {
+  /**
+   * Allows (runs the tool) or denies a pending tool call, and finishes its reply. `by` is who
+   * answered (a paired device, the access code, or the host's own console, the default), shown
+   * on every device beside the call.
+   */
+  approve(
+    approvalId: string,
+    decision: 'allow' | 'deny',
+    by: ApprovalDecider = HOST_DECIDER,
+  ): ActionResultOf<'approve'> {
     const { core } = this;
-    const { conversationId, result } = core.toolCalls.decide(approvalId, decision, core.settings);
+    const { conversationId, result } = core.toolCalls.decide(approvalId, decision, core.settings, by);
     core.followToolResult(conversationId, result);
     core.refresh();
     return { approvalId, decision };

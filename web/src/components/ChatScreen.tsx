@@ -86,7 +86,11 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
           if (files && files.length > 0) void session.uploads.add(files, snapshot.conversationId);
         }}
       >
-        <TopBar title={title} onMenu={() => setDrawerOpen(true)} />
+        <TopBar
+          title={title}
+          onMenu={() => setDrawerOpen(true)}
+          waitingElsewhere={snapshot.approvals.some((a) => a.conversationId !== snapshot.conversationId)}
+        />
         {reloadRequired && (
           <div class="banner" role="alert">
             {t('protocolMismatch')}{' '}

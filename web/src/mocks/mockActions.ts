@@ -2,6 +2,7 @@ import {
   type Action,
   type ActionOf,
   type ActionResultOf,
+  type ApprovalDecision,
   isContinuable,
   type Message,
 } from '@webbridge/contract';
@@ -24,6 +25,8 @@ export type MockActions = { [N in Action['action']]: (a: ActionOf<N>) => ActionR
 export function createMockActions(store: MockStore, wordDelay: number): MockActions {
   const { state, messages, last, message, nextId, delta, reconfigure, fork, moveTo } = store;
   let switchOnNextSend = false;
+  /** Answered approvals, so a late answer is told what happened (as the host does). */
+  const decided = new Map<string, ApprovalDecision>();
   return {
     send(a) {
       if (switchOnNextSend) {
@@ -204,7 +207,20 @@ export function createMockActions(store: MockStore, wordDelay: number): MockActi
     },
     approve(a) {
       const approval = state().approvals.find((p) => p.id === a.approvalId);
+      const earlier = decided.get(a.approvalId);
+      if (!approval && earlier) {
+        const verb = earlier.decision === 'allow' ? 'allowed' : 'denied';
+        throw new MockRefusal(
+          mockProblem('not_applicable', `That approval was already ${verb} with the access code.`, {
+            decided: { approvalId: a.approvalId, ...earlier },
+          }),
+        );
+      }
       if (!approval) throw notFound('approval');
+      // The mock has no paired devices: every answer comes with the access code, as a browser
+      // without a device credential would send it to the host.
+      const decision: ApprovalDecision = { decision: a.decision, by: { kind: 'accessCode' }, at: Date.now() };
+      decided.set(a.approvalId, decision);
       const call = messages().find((m) => m.id === approval.messageId);
       const result = message(
         'tool',
@@ -212,10 +228,23 @@ export function createMockActions(store: MockStore, wordDelay: number): MockActi
           ? `Done: ${approval.summary}`
           : `Denied: the user did not allow ${approval.tool}.`,
         'complete',
-        { parentId: approval.messageId },
+        {
+          parentId: approval.messageId,
+          tool: { name: approval.tool, args: approval.args, approvalId: approval.id, decided: decision },
+        },
       );
       delta({
-        ...(call ? { put: [{ ...call, status: 'complete' as const }] } : {}),
+        ...(call
+          ? {
+              put: [
+                {
+                  ...call,
+                  status: 'complete' as const,
+                  ...(call.tool ? { tool: { ...call.tool, decided: decision } } : {}),
+                },
+              ],
+            }
+          : {}),
         add: [result],
         approvals: state().approvals.filter((p) => p.id !== a.approvalId),
         run: { state: 'idle', messageId: null },
