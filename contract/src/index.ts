@@ -87,6 +87,8 @@ export {
   sessionMismatchSchema,
   validationIssueSchema,
 } from './problem';
+export type { PushChoices, PushDecision, PushPayload, PushSubscriptionJson } from './push';
+export { pushChoicesSchema, pushDecisionSchema, pushPayloadSchema, pushSubscriptionSchema } from './push';
 export { MAX_MEDIA_ID, mediaQuerySchema, uploadQuerySchema } from './queries';
 export type { Contract } from './router';
 export { contract } from './router';

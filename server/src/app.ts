@@ -21,6 +21,7 @@ import { actionRoute } from './routes/actionRoute';
 import { refusalHeaders } from './routes/apiHeaders';
 import { eventsRoute } from './routes/eventsRoute';
 import { localeRoute } from './routes/localeRoute';
+import { pushDecideRoute } from './routes/pushDecideRoute';
 import { stateRoute } from './routes/stateRoute';
 import { staticRoutes } from './routes/staticRoutes';
 import { uploadRoute } from './upload/uploadRoute';
@@ -52,6 +53,7 @@ const ALLOWED_METHODS: Readonly<Record<string, string>> = {
   [contract.events.path]: 'GET, HEAD',
   [contract.upload.path]: 'POST',
   [contract.media.path]: 'GET, HEAD',
+  [contract.pushDecide.path]: 'POST',
 };
 
 /**
@@ -95,6 +97,7 @@ export function createApp(deps: AppDeps): Hono<BridgeEnv> {
   app.get(contract.events.path, eventsRoute(deps));
   app.post(contract.upload.path, uploadRoute(deps));
   app.get(contract.media.path, mediaRoute(deps));
+  app.post(contract.pushDecide.path, pushDecideRoute(deps.host));
   app.all('/api/*', (c) => {
     const allow = ALLOWED_METHODS[c.req.path];
     if (allow === undefined) throw new BridgeError('not_found', 'There is no such route.');

@@ -166,6 +166,16 @@ const PROBES: Record<ActionName, readonly Probe[]> = {
   updateSettings: [{ action: () => ({ action: 'updateSettings', settings: { theme: 'dark' } }) }],
   removeAttachment: [{ action: () => ({ action: 'removeAttachment', attachmentId: 'no-such-attachment' }) }],
   refreshMedia: [{ action: () => ({ action: 'refreshMedia', attachmentId: 'no-such-attachment' }) }],
+  pushStatus: [{ action: () => ({ action: 'pushStatus' }) }],
+  subscribePush: ['https://93.184.216.34/send/abc', 'http://93.184.216.34/send/abc'].map((endpoint) => ({
+    action: () => ({
+      action: 'subscribePush' as const,
+      subscription: { endpoint, keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'AAAAAAAAAAAAAAAAAAAAAA' } },
+      choices: { approvals: true, replies: false },
+    }),
+  })),
+  unsubscribePush: [{ action: () => ({ action: 'unsubscribePush' }) }],
+  reportPresence: [{ action: () => ({ action: 'reportPresence', visible: true }) }],
 };
 
 describe('the web mocks agree with the host on every action', () => {

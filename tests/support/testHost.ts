@@ -26,6 +26,8 @@ export interface TestHostOptions {
   readonly tls?: boolean;
   /** A view code (watch only). */
   readonly viewCode?: string;
+  /** The host's push options (a local push service for tests); on with defaults unless set. */
+  readonly push?: StartHostOptions['push'];
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -49,6 +51,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     hostname: '127.0.0.1',
     accessCode: TEST_CODE,
     ...(options.viewCode === undefined ? {} : { viewCode: options.viewCode }),
+    ...(options.push === undefined ? {} : { push: options.push }),
     ...(options.tls ? { transport: { tlsOnLoopback: true } } : {}),
     echoDelayMs: options.echoDelayMs ?? 5,
     heartbeatMs: options.heartbeatMs ?? 15_000,

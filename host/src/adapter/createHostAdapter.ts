@@ -1,3 +1,4 @@
+import { ProtocolError } from '@webbridge/contract';
 import type {
   ActionOrigin,
   CompletedUpload,
@@ -8,6 +9,7 @@ import type {
 import { ACCESS_CODE_DECIDER, deviceDecider } from '../controller/approvalDecision';
 import type { ChatController } from '../controller/ChatController';
 import type { ApprovalDecider } from '../db/HostStore';
+import type { HostPush } from '../push/HostPush';
 import { hostLocale } from './hostLocale';
 
 /**
@@ -22,7 +24,7 @@ import { hostLocale } from './hostLocale';
  * const bridge = createBridge({ host: createHostAdapter(controller), accessCode, uploadDir });
  * ```
  */
-export function createHostAdapter(controller: ChatController): HostAdapter {
+export function createHostAdapter(controller: ChatController, push?: HostPush): HostAdapter {
   const { messages, conversations, projects, approvals, settings, attachments } = controller;
   const actions: HostActionHandlers = {
     send: (a) => messages.send(a.text, a.attachmentIds),
@@ -41,6 +43,10 @@ export function createHostAdapter(controller: ChatController): HostAdapter {
     approve: (a, origin) => approvals.approve(a.approvalId, a.decision, deciderOf(origin)),
     updateSettings: (a) => settings.update(a.settings),
     removeAttachment: (a) => attachments.remove(a.attachmentId),
+    pushStatus: (_a, origin) => pushOf(push).status(origin),
+    subscribePush: (a, origin) => pushOf(push).subscribe(origin, a.subscription, a.choices),
+    unsubscribePush: (_a, origin) => pushOf(push).unsubscribe(origin),
+    reportPresence: (a, origin) => pushOf(push).reportPresence(origin, a.visible),
   };
   return {
     readState: () => controller.readState(),
@@ -51,7 +57,19 @@ export function createHostAdapter(controller: ChatController): HostAdapter {
     resolveMedia: (attachmentId: string): MediaFile | undefined => attachments.file(attachmentId),
     authoriseWorkspace: (uri) => controller.authoriser.authorise(uri),
     locale: hostLocale,
+    ...(push === undefined
+      ? {}
+      : {
+          checkAction: (action, origin) => push.checkAction(action, origin),
+          decideWithToken: (token, decision) => push.decideWithToken(token, decision),
+        }),
   };
+}
+
+/** The host's push, or 422 when this host was started without it. */
+function pushOf(push: HostPush | undefined): HostPush {
+  if (push === undefined) throw new ProtocolError('not_applicable', 'This host sends no push notifications.');
+  return push;
 }
 
 /** Who answers an approval sent by `origin`: its paired device, else the access code itself. */

@@ -1,6 +1,6 @@
-import type { ActionResultOf } from '@webbridge/contract';
+import type { ActionResultOf, ApprovalDecision } from '@webbridge/contract';
 import type { ApprovalDecider } from '../db/HostStore';
-import { HOST_DECIDER } from './approvalDecision';
+import { decisionOf, HOST_DECIDER } from './approvalDecision';
 import type { ControllerCore } from './ControllerCore';
 
 /**
@@ -30,5 +30,16 @@ export class ApprovalActions {
     core.followToolResult(conversationId, result);
     core.refresh();
     return { approvalId, decision };
+  }
+
+  /**
+   * What became of an approval: its decision once answered; `cancelled` when its reply was
+   * stopped (or its conversation deleted); `pending` while it waits.
+   */
+  outcomeOf(approvalId: string): ApprovalDecision | 'pending' | 'cancelled' {
+    const row = this.core.store.approval(approvalId);
+    if (row === undefined || row.status === 'cancelled') return 'cancelled';
+    if (row.status === 'pending') return 'pending';
+    return decisionOf(row) ?? 'cancelled';
   }
 }

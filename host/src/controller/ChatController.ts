@@ -8,6 +8,7 @@ import { ControllerCore } from './ControllerCore';
 import { ConversationActions } from './ConversationActions';
 import { MessageActions } from './MessageActions';
 import { ProjectActions } from './ProjectActions';
+import { PushSubscriptions } from './PushSubscriptions';
 import { SettingsActions } from './SettingsActions';
 
 export type { ChatControllerOptions } from './ChatControllerOptions';
@@ -53,6 +54,8 @@ export class ChatController {
   readonly settings: SettingsActions;
   /** Pending uploads of a conversation and the files behind attachments. */
   readonly attachments: AttachmentActions;
+  /** The paired devices' push subscriptions. */
+  readonly pushSubscriptions: PushSubscriptions;
 
   private readonly core: ControllerCore;
 
@@ -68,6 +71,7 @@ export class ChatController {
     this.approvals = new ApprovalActions(core);
     this.settings = new SettingsActions(core);
     this.attachments = new AttachmentActions(core);
+    this.pushSubscriptions = new PushSubscriptions(core.store);
   }
 
   /** The current projection (immutable; cheap). */

@@ -32,7 +32,7 @@ export function decisionOf(row: ApprovalRow): ApprovalDecision | undefined {
 }
 
 /** "on Pixel 7", "on this host", "with the access code": where an answer came from, in words. */
-export function placeOf(by: Decider): string {
+function placeOf(by: Decider): string {
   switch (by.kind) {
     case 'device':
       return `on ${by.name}`;

@@ -87,6 +87,8 @@ export interface ApprovalDecider {
 /** A row of `push_subscriptions`: one per paired device. */
 export interface PushSubscriptionRow {
   readonly device_id: string;
+  /** The device's name when it subscribed: an answer from its notification is shown under it. */
+  readonly device_name: string;
   readonly endpoint: string;
   readonly p256dh: string;
   readonly auth: string;
@@ -415,9 +417,9 @@ function prepare(db: Database) {
     pushSubscriptions: db.prepare('SELECT * FROM push_subscriptions ORDER BY created_at, rowid'),
     pushSubscription: db.prepare('SELECT * FROM push_subscriptions WHERE device_id = ?'),
     putPushSubscription: db.prepare(
-      `INSERT INTO push_subscriptions (device_id, endpoint, p256dh, auth, approvals, replies, created_at)
-       VALUES (@device_id, @endpoint, @p256dh, @auth, @approvals, @replies, @created_at)
-       ON CONFLICT(device_id) DO UPDATE SET endpoint = excluded.endpoint, p256dh = excluded.p256dh,
+      `INSERT INTO push_subscriptions (device_id, device_name, endpoint, p256dh, auth, approvals, replies, created_at)
+       VALUES (@device_id, @device_name, @endpoint, @p256dh, @auth, @approvals, @replies, @created_at)
+       ON CONFLICT(device_id) DO UPDATE SET device_name = excluded.device_name, endpoint = excluded.endpoint, p256dh = excluded.p256dh,
          auth = excluded.auth, approvals = excluded.approvals, replies = excluded.replies`,
     ),
     deletePushSubscription: db.prepare('DELETE FROM push_subscriptions WHERE device_id = ?'),

@@ -75,6 +75,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE approvals ADD COLUMN decided_at INTEGER;
   CREATE TABLE push_subscriptions (
     device_id TEXT PRIMARY KEY,
+    device_name TEXT NOT NULL,
     endpoint TEXT NOT NULL,
     p256dh TEXT NOT NULL,
     auth TEXT NOT NULL,

@@ -271,5 +271,32 @@ export function createMockActions(store: MockStore, wordDelay: number): MockActi
         throw new MockRefusal(mockProblem('not_found', 'No such attachment.'));
       return { attachmentId: a.attachmentId, media: mockMedia(a.attachmentId) };
     },
+    // The mock is reached with the access code alone, as the host would be without a paired
+    // device: push is there, but only a paired device can subscribe.
+    pushStatus() {
+      return { publicKey: MOCK_VAPID_KEY, subscribed: null, paired: false };
+    },
+    subscribePush(a) {
+      // The host's first check, before the device is asked for (host/src/push/checkEndpoint.ts).
+      if (!a.subscription.endpoint.startsWith('https://'))
+        throw new MockRefusal(
+          mockProblem('invalid_request', "The push subscription's endpoint must use https:.", {
+            issues: [{ path: ['subscription', 'endpoint'], message: 'must use https:' }],
+          }),
+        );
+      throw new MockRefusal(mockProblem('not_applicable', PUSH_NEEDS_DEVICE));
+    },
+    unsubscribePush() {
+      return { subscribed: null };
+    },
+    reportPresence(a) {
+      return { visible: a.visible };
+    },
   };
 }
+
+/** A well-formed VAPID public key (65 bytes, base64url) that signs nothing. */
+const MOCK_VAPID_KEY = `B${'A'.repeat(86)}`;
+
+const PUSH_NEEDS_DEVICE =
+  'Push needs a paired device: open the host’s pairing link or QR code on this browser first (the access code alone names no device to notify).';
