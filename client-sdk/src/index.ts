@@ -10,6 +10,8 @@ export type {
   ConnectionStringKey,
   ConversationSummary,
   Decider,
+  Device,
+  DevicesResponse,
   ErrorCode,
   HostAttachment,
   Locale,
@@ -44,6 +46,8 @@ export { createBridgeClient } from './client';
 export { createActionId } from './createActionId';
 export type { Destination } from './destinationOf';
 export { destinationOf } from './destinationOf';
+export type { DeviceClient, DeviceClientOptions } from './devices';
+export { createDeviceClient } from './devices';
 export type { BackoffOptions } from './events/backoffDelay';
 export { backoffDelay } from './events/backoffDelay';
 export type { ConnectEventsOptions, EventConnection } from './events/connectEvents';

@@ -5,11 +5,12 @@ import { headersOf, isPublicRoute } from './headers';
 import { contract } from './router';
 
 describe('request headers in the contract', () => {
-  it('marks exactly the locale and media routes public; every other route declares authorization', () => {
+  it('marks exactly the locale, media and pair routes public; every other route declares authorization', () => {
     const routes = Object.entries(contract);
     expect(routes.filter(([, route]) => isPublicRoute(route)).map(([name]) => name)).toEqual([
       'locale',
       'media',
+      'pair',
     ]);
     for (const [name, route] of routes) {
       expect('authorization' in headersOf(route), name).toBe(!isPublicRoute(route));

@@ -55,6 +55,8 @@ export const eventsHeadersSchema = z.object({
   authorization: bearerHeaderSchema,
   'last-event-id': lastEventIdHeaderSchema,
 });
+/** POST /api/pair is public: its JSON body carries the token or the code. */
+export const pairHeadersSchema = z.object({ 'content-type': jsonContentTypeSchema });
 export const uploadHeadersSchema = z.object({
   authorization: bearerHeaderSchema,
   'content-length': contentLengthSchema,
@@ -101,4 +103,13 @@ export function headersOf(route: AppRoute): Readonly<Record<string, z.ZodTypeAny
  */
 export function isPublicRoute(route: AppRoute): boolean {
   return (route.metadata as { public?: unknown } | undefined)?.public === true;
+}
+
+/**
+ * Whether a route that changes something is still open to a view code or view device
+ * (`metadata: { viewAllowed: true }`): forgetting one's own device, which the route itself
+ * limits to the device that asks.
+ */
+export function isViewAllowed(route: AppRoute): boolean {
+  return (route.metadata as { viewAllowed?: unknown } | undefined)?.viewAllowed === true;
 }

@@ -26,6 +26,17 @@ export { CONNECTION_STRINGS_FR } from './connectionStrings/fr';
 export { CONNECTION_STRINGS_JA } from './connectionStrings/ja';
 export { CONNECTION_STRINGS_PT_BR } from './connectionStrings/pt-BR';
 export { CONNECTION_STRINGS_ZH_CN } from './connectionStrings/zh-CN';
+export type { Device, DevicesResponse, ForgetDeviceRequest, PairRequest, PairResponse } from './devices';
+export {
+  deviceSchema,
+  devicesResponseSchema,
+  forgetDeviceRequestSchema,
+  forgetDeviceResponseSchema,
+  MAX_DEVICE_NAME,
+  PAIRING_TOKEN_TTL_MS,
+  pairRequestSchema,
+  pairResponseSchema,
+} from './devices';
 export type {
   AppendEvent,
   DeltaEvent,
@@ -56,7 +67,7 @@ export {
 } from './events';
 export { type Accepts, fastAccept, fastParser, type StringRules, stringRules } from './fastAccept';
 export type { DeclaredHeader } from './headers';
-export { bearerHeaderSchema, HEADER_REFUSALS, headersOf, isPublicRoute } from './headers';
+export { bearerHeaderSchema, HEADER_REFUSALS, headersOf, isPublicRoute, isViewAllowed } from './headers';
 export type { SessionGuard, SessionIdentity } from './identity';
 export { SESSION_GUARD_FIELDS, sessionGuardShape, sessionIdentitySchema } from './identity';
 export { formatLastEventId, parseLastEventId } from './lastEventId';

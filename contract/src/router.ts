@@ -1,9 +1,17 @@
 import { initContract } from '@ts-rest/core';
 import { actionResponseSchema, actionResultSchemas, actionSchema, uploadResponseSchema } from './actions';
+import {
+  devicesResponseSchema,
+  forgetDeviceRequestSchema,
+  forgetDeviceResponseSchema,
+  pairRequestSchema,
+  pairResponseSchema,
+} from './devices';
 import { eventsQuerySchema } from './events';
 import {
   actionHeadersSchema,
   eventsHeadersSchema,
+  pairHeadersSchema,
   pushDecideHeadersSchema,
   stateHeadersSchema,
   uploadHeadersSchema,
@@ -113,6 +121,51 @@ export const contract = c.router(
       responses: {
         200: c.otherResponse({ contentType: 'application/octet-stream', body: c.type<Blob>() }),
         404: problemSchema,
+      },
+    },
+    pair: {
+      method: 'POST',
+      path: '/api/pair',
+      summary:
+        'Pair this browser (public): redeem a one-time pairing token from a link, or the typed code, for a device credential.',
+      metadata: { public: true } as const,
+      headers: pairHeadersSchema,
+      body: pairRequestSchema,
+      responses: {
+        200: pairResponseSchema,
+        400: problemSchema,
+        401: problemSchema,
+        403: problemSchema,
+        411: problemSchema,
+        413: problemSchema,
+        415: problemSchema,
+        429: problemSchema,
+      },
+    },
+    devices: {
+      method: 'GET',
+      path: '/api/devices',
+      summary: 'The paired devices, and which one is asking.',
+      headers: stateHeadersSchema,
+      responses: { 200: devicesResponseSchema, ...authErrors },
+    },
+    forgetDevice: {
+      method: 'POST',
+      path: '/api/devices/forget',
+      summary:
+        'Forget a paired device: its credential stops working, its streams end, media ids are revoked. A view device may forget only itself.',
+      // A watching device may forget itself (Disconnect); the route refuses it any other device.
+      metadata: { viewAllowed: true } as const,
+      headers: actionHeadersSchema,
+      body: forgetDeviceRequestSchema,
+      responses: {
+        200: forgetDeviceResponseSchema,
+        400: problemSchema,
+        ...authErrors,
+        404: problemSchema,
+        411: problemSchema,
+        413: problemSchema,
+        415: problemSchema,
       },
     },
   },

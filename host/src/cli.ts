@@ -95,7 +95,8 @@ async function serve(config: ServeConfig): Promise<void> {
     );
   }
   if (viewCode !== undefined) process.stdout.write(`view code (watch only): ${viewCode}\n`);
-  process.stdout.write(`${await connectionBanner(host.address.urls, accessCode)}\n`);
+  // The QR code and the printed link carry a one-time pairing token, never the code.
+  process.stdout.write(`${await connectionBanner(host.address.urls, host.bridge.pairingToken('control'))}\n`);
   if (host.address.authority) process.stdout.write(`${await authorityBanner(host.address.authority)}\n`);
 
   if (config.console && process.stdin.isTTY && !stopping) {

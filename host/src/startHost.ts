@@ -131,6 +131,8 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   const bridge = createBridge({
     host: adapter,
     memory,
+    // Paired devices live in the host's SQLite file: a phone stays paired across restarts.
+    devices: controller.devices,
     accessCode: options.accessCode,
     ...(options.viewCode === undefined ? {} : { viewCode: options.viewCode }),
     uploadDir: path.join(dataDir, 'uploads'),
@@ -140,6 +142,14 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     ...(options.mediaTtlMs === undefined ? {} : { mediaTtlMs: options.mediaTtlMs }),
     ...(options.uploadLimit === undefined ? {} : { uploadLimit: options.uploadLimit }),
     ...options.tuning,
+  });
+  // A forgotten device (console, a page, a rotated code) loses its push subscription and tokens.
+  bridge.devices.onForget((device) => {
+    controller
+      .runCommitted(() => push?.forgetDevice(device.id))
+      .catch(() => {
+        // The host closed meanwhile: nothing is pushed after close.
+      });
   });
   const hostname = options.hostname ?? '127.0.0.1';
   let address: ListeningAddress;

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import type { ActionDispatcher } from './actions/ActionDispatcher';
 import type { HostAdapter } from './adapter';
 import { CA_CONTENT_TYPE } from './adapters/answerPlainHttp';
+import type { Devices } from './devices/Devices';
+import type { PairingTokens } from './devices/PairingTokens';
 import type { BridgeEnv } from './env';
 import { BridgeError } from './errors/BridgeError';
 import { renderProblem } from './errors/renderProblem';
@@ -19,8 +21,10 @@ import { mediaRoute } from './media/mediaRoute';
 import type { WireMapper } from './media/toWire';
 import { actionRoute } from './routes/actionRoute';
 import { refusalHeaders } from './routes/apiHeaders';
+import { devicesRoute, forgetDeviceRoute } from './routes/devicesRoute';
 import { eventsRoute } from './routes/eventsRoute';
 import { localeRoute } from './routes/localeRoute';
+import { pairRoute } from './routes/pairRoute';
 import { pushDecideRoute } from './routes/pushDecideRoute';
 import { stateRoute } from './routes/stateRoute';
 import { staticRoutes } from './routes/staticRoutes';
@@ -32,6 +36,10 @@ export interface AppDeps {
   readonly logger: Logger;
   readonly codes: AccessCodes;
   readonly throttle: AuthThrottle;
+  readonly devices: Devices;
+  readonly tokens: PairingTokens;
+  /** Forgets a device and ends what it held (streams, media ids); false when it is unknown. */
+  readonly forgetDevice: (id: string) => boolean;
   readonly allowedHosts: () => ReadonlySet<string>;
   readonly hub: EventHub;
   readonly wire: WireMapper;
@@ -54,6 +62,9 @@ const ALLOWED_METHODS: Readonly<Record<string, string>> = {
   [contract.upload.path]: 'POST',
   [contract.media.path]: 'GET, HEAD',
   [contract.pushDecide.path]: 'POST',
+  [contract.pair.path]: 'POST',
+  [contract.devices.path]: 'GET',
+  [contract.forgetDevice.path]: 'POST',
 };
 
 /**
@@ -98,6 +109,9 @@ export function createApp(deps: AppDeps): Hono<BridgeEnv> {
   app.post(contract.upload.path, uploadRoute(deps));
   app.get(contract.media.path, mediaRoute(deps));
   app.post(contract.pushDecide.path, pushDecideRoute(deps.host));
+  app.post(contract.pair.path, pairRoute(deps));
+  app.get(contract.devices.path, devicesRoute(deps.devices));
+  app.post(contract.forgetDevice.path, forgetDeviceRoute(deps.forgetDevice));
   app.all('/api/*', (c) => {
     const allow = ALLOWED_METHODS[c.req.path];
     if (allow === undefined) throw new BridgeError('not_found', 'There is no such route.');

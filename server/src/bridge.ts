@@ -1,5 +1,6 @@
 import type { HostAdapter } from './adapter';
 import type { BridgeMemory } from './BridgeMemory';
+import type { DeviceStore } from './devices/DeviceStore';
 
 /** Options of {@link createBridge}. */
 export interface BridgeOptions {
@@ -18,6 +19,12 @@ export interface BridgeOptions {
    * on actions and uploads. Change it later with `setViewCode`. Never logged.
    */
   readonly viewCode?: string;
+  /**
+   * Where paired devices are kept (hashes of their credentials, names, roles, when seen). A host
+   * with a database keeps them there, so phones stay paired across restarts.
+   * @default a `MemoryDeviceStore` (paired until the process ends)
+   */
+  readonly devices?: DeviceStore;
   /** Directory uploads are streamed into (created if missing). */
   readonly uploadDir: string;
   /** Directory of the built web client served at `/`, if any. */

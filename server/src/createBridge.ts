@@ -1,3 +1,4 @@
+import type { AccessLevel, Device } from '@webbridge/contract';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_MEDIA_TTL_MS, DEFAULT_UPLOAD_LIMIT } from '@webbridge/contract';
 import type { Hono } from 'hono';
 import type { DestinationStream } from 'pino';
@@ -14,6 +15,9 @@ import {
 import { type AppDeps, createApp } from './app';
 import { BridgeMemory } from './BridgeMemory';
 import type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
+import { Devices, type ForgetListener } from './devices/Devices';
+import { PairingTokens } from './devices/PairingTokens';
+import { MemoryDeviceStore } from './embedding/MemoryDeviceStore';
 import type { BridgeEnv } from './env';
 import { EventHub } from './events/EventHub';
 import type { ConnectionInfo } from './events/Subscription';
@@ -43,6 +47,13 @@ export interface Bridge {
    * and media ids as {@link Bridge.setAccessCode}.
    */
   setViewCode(code: string | undefined): void;
+  /**
+   * A one-time pairing token for a link or QR code (`<url>/#pair=<token>`): redeemed once
+   * within 10 minutes at POST /api/pair for a device credential with `role`.
+   */
+  pairingToken(role: AccessLevel): string;
+  /** The paired devices: listed, forgotten, and watched for forgetting (push subscriptions). */
+  readonly devices: BridgeDevices;
   /** The local certificate authority, once the bridge listens with a certificate it issued. */
   readonly authority: AuthorityInfo | undefined;
   /** Number of open event streams. */
@@ -53,9 +64,28 @@ export interface Bridge {
   stop(): Promise<void>;
 }
 
+/** The paired devices of a bridge, as its host sees them. */
+export interface BridgeDevices {
+  /** Every paired device, in pairing order. */
+  list(): Device[];
+  /**
+   * Forgets a device: its credential is a wrong code from now on, its event streams end and
+   * every media id is revoked (ids are shared between streams, so all of them: the other
+   * browsers reconnect with a fresh snapshot). False when there is no such device.
+   */
+  forget(id: string): boolean;
+  /**
+   * Calls `listener` with each device forgotten from now on (by the console, a page, or a
+   * rotation). Returns the function that stops listening.
+   */
+  onForget(listener: ForgetListener): () => void;
+}
+
 /** Options beyond {@link BridgeOptions} that tests tune. */
 export interface BridgeTuning {
   readonly authThrottle?: AuthThrottleOptions;
+  /** The clock of pairing tokens and devices' last-seen times. @default Date.now */
+  readonly now?: () => number;
   /** Where log lines go (default: stdout). Tests collect them to prove no secret is logged. */
   readonly logDestination?: DestinationStream;
 }
@@ -84,11 +114,28 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   const wire = new WireMapper(media);
   const memory = options.memory ?? new BridgeMemory();
   const hub = new EventHub(options.host, memory);
+  const now = options.now ?? Date.now;
+  const devices = new Devices(options.devices ?? new MemoryDeviceStore(), now);
+  const tokens = new PairingTokens(now);
+  // Whoever held a replaced code may hold media ids and resumable places too: revoke them all.
+  const afterRotation = () => {
+    media.revokeAll();
+    hub.restartAll();
+  };
+  const forgetDevice = (id: string): boolean => {
+    if (devices.forget(id) === undefined) return false;
+    // Its streams end with everyone's: media ids are shared between streams, so all are revoked.
+    afterRotation();
+    return true;
+  };
   const deps: AppDeps = {
     host: options.host,
     logger,
     codes,
-    throttle: new AuthThrottle(options.authThrottle),
+    throttle: new AuthThrottle(options.authThrottle, now),
+    devices,
+    tokens,
+    forgetDevice,
     allowedHosts: () => allowed,
     hub,
     wire,
@@ -106,11 +153,6 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   };
   const app = createApp(deps);
   const lane = actionLane(deps);
-  // Whoever held a replaced code may hold media ids and resumable places too: revoke them all.
-  const afterRotation = () => {
-    media.revokeAll();
-    hub.restartAll();
-  };
 
   return {
     app,
@@ -156,13 +198,24 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
     },
     setAccessCode(code) {
       codes.setControl(code);
+      // An old code is a wrong code, and so is everything it granted: every device, every link.
+      tokens.voidRoles(['control', 'view']);
+      devices.forgetWhere(() => true);
       afterRotation();
       logger.info('access code rotated');
     },
     setViewCode(code) {
       codes.setView(code);
+      tokens.voidRoles(['view']);
+      devices.forgetWhere((device) => device.role === 'view');
       afterRotation();
       logger.info(code === undefined ? 'view code removed' : 'view code rotated');
+    },
+    pairingToken: (role) => tokens.mint(role),
+    devices: {
+      list: () => devices.list(),
+      forget: forgetDevice,
+      onForget: (listener) => devices.onForget(listener),
     },
     get authority() {
       return info;

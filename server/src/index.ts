@@ -16,8 +16,10 @@ export type {
   ListenOptions,
   TransportOptions,
 } from './bridge';
-export type { Bridge, BridgeTuning } from './createBridge';
+export type { Bridge, BridgeDevices, BridgeTuning } from './createBridge';
 export { createBridge } from './createBridge';
+export type { DeviceStore, StoredDevice } from './devices/DeviceStore';
+export type { ForgetListener } from './devices/Devices';
 export type { ChatOnlyActionName } from './embedding/chatOnlyActions';
 export { chatOnlyActions } from './embedding/chatOnlyActions';
 export type { ProjectionStore } from './embedding/createProjectionStore';
@@ -27,6 +29,7 @@ export type { EmptyProjectionOptions } from './embedding/emptyProjection';
 export { emptyProjection } from './embedding/emptyProjection';
 export type { ConversationActionName } from './embedding/MemoryConversations';
 export { MemoryConversations } from './embedding/MemoryConversations';
+export { MemoryDeviceStore } from './embedding/MemoryDeviceStore';
 export { createSignatureCache } from './events/configSignature';
 export type { Latest, NextSend, SentState } from './events/nextSend';
 export { deltaEventOf, nextSend, snapshotEventOf } from './events/nextSend';

@@ -71,16 +71,19 @@ describe('connecting in Chromium against the reference host', () => {
     await strict.close(true);
   });
 
-  it('takes the code from #code=, removes it from the address bar and keeps it for the tab', async () => {
+  it('takes the code from #code=, removes it from the address bar and pairs, keeping the code nowhere', async () => {
     const { page, problems, context } = await openConnected(browser, h);
     expect(new URL(page.url()).hash).toBe('');
-    expect(await page.evaluate("sessionStorage.getItem('webbridge.code')")).toBe(TEST_CODE);
+    const kept = () => page.evaluate('JSON.stringify({ ...localStorage, ...sessionStorage })');
+    expect(await kept()).not.toContain(TEST_CODE);
+    expect(await kept()).toContain('webbridge.device');
     await page.reload();
     await page.locator('.badge[data-status="live"]').waitFor();
     expect(await page.getByLabel('Access code').count()).toBe(0);
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await page.getByLabel('Access code').waitFor();
-    expect(await page.evaluate("sessionStorage.getItem('webbridge.code')")).toBeNull();
+    expect(await kept()).not.toContain('webbridge.device');
+    expect(await page.getByLabel('Access code').inputValue()).toBe('');
     await shot(page, 'desktop-connect');
     expect(problems).toEqual([]);
     await context.close();

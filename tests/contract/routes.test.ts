@@ -181,12 +181,82 @@ const MAKERS: { [R in RouteName]: Record<number, (hosts: Hosts) => Promise<Outco
     200: async ({ h }) => viaFetch(`${h.url}/api/media?id=${await uploadedMediaId(h)}`),
     404: ({ h }) => viaFetch(`${h.url}/api/media?id=nope`),
   },
+  pair: {
+    200: ({ h }) => pairCall(h, { token: h.host.bridge.pairingToken('control'), name: 'Phone' }),
+    400: ({ h }) => pairCall(h, { name: 'no token' }),
+    401: ({ h }) => pairCall(h, { code: 'wrong-code', name: 'Phone' }),
+    403: ({ h }) => foreignHost(h, 'POST', '/api/pair'),
+    411: ({ h }) => viaRaw(h, ['POST /api/pair HTTP/1.1', 'Transfer-Encoding: chunked'], '0\r\n\r\n'),
+    413: ({ h }) =>
+      viaRaw(h, ['POST /api/pair HTTP/1.1', 'Content-Type: application/json', 'Content-Length: 5000']),
+    415: ({ h }) => viaFetch(`${h.url}/api/pair`, { method: 'POST', body: '{}' }),
+    429: async ({ strict }) => {
+      await pairCall(strict, { code: 'wrong-code', name: 'Phone' });
+      return pairCall(strict, { code: TEST_CODE, name: 'Phone' });
+    },
+  },
+  devices: {
+    200: ({ h }) => viaFetch(`${h.url}/api/devices`, { headers: bearer }),
+    401: ({ h }) => viaFetch(`${h.url}/api/devices`),
+    403: ({ h }) => foreignHost(h, 'GET', '/api/devices'),
+    429: ({ strict }) => locked(strict, 'GET', '/api/devices'),
+  },
+  forgetDevice: {
+    200: async ({ h }) => {
+      const paired = JSON.parse((await pairCall(h, { code: TEST_CODE, name: 'Old phone' })).body);
+      return forgetCall(h, { deviceId: paired.device.id });
+    },
+    400: ({ h }) => forgetCall(h, { device: 'x' }),
+    401: ({ h }) => viaFetch(`${h.url}/api/devices/forget`, { method: 'POST', body: '{}' }),
+    403: ({ h }) => foreignHost(h, 'POST', '/api/devices/forget'),
+    404: ({ h }) => forgetCall(h, { deviceId: 'no-such-device' }),
+    411: ({ h }) =>
+      viaRaw(
+        h,
+        [
+          'POST /api/devices/forget HTTP/1.1',
+          `Authorization: Bearer ${TEST_CODE}`,
+          'Transfer-Encoding: chunked',
+        ],
+        '0\r\n\r\n',
+      ),
+    413: ({ h }) =>
+      viaRaw(h, [
+        'POST /api/devices/forget HTTP/1.1',
+        `Authorization: Bearer ${TEST_CODE}`,
+        'Content-Type: application/json',
+        'Content-Length: 5000',
+      ]),
+    415: ({ h }) =>
+      viaFetch(`${h.url}/api/devices/forget`, {
+        method: 'POST',
+        headers: { ...bearer, 'Content-Type': 'text/plain' },
+        body: '{}',
+      }),
+    429: ({ strict }) => locked(strict, 'POST', '/api/devices/forget'),
+  },
 };
 
 function pushDecideCall(h: TestHost, body: Record<string, unknown>): Promise<Outcome> {
   return viaFetch(`${h.url}/api/push/decide`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+function pairCall(h: TestHost, body: Record<string, unknown>): Promise<Outcome> {
+  return viaFetch(`${h.url}/api/pair`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+function forgetCall(h: TestHost, body: Record<string, unknown>): Promise<Outcome> {
+  return viaFetch(`${h.url}/api/devices/forget`, {
+    method: 'POST',
+    headers: { ...bearer, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
 }

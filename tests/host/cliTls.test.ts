@@ -105,8 +105,11 @@ describe('webbridge serve --host 0.0.0.0', () => {
     expect(out).toContain(`SHA-256 fingerprint: ${fingerprint}`);
     expect(statSync(join(dir, 'tls', 'ca.key')).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'tls', 'server.key')).mode & 0o777).toBe(0o600);
-    // The QR code opens the https address with the code in the fragment.
-    expect(out).toMatch(/Scan to open https:\/\/\S+ \(the code is in the link\)/);
+    // The QR code and the printed link open the https address with a one-time pairing token
+    // in the fragment, never the code.
+    expect(out).toMatch(/Scan to pair a device with https:\/\/\S+ \(one-time link/);
+    expect(out).toMatch(/^ {2}https:\/\/\S+\/#pair=[\w-]{24}$/m);
+    expect(out).not.toMatch(new RegExp(`#\\S*${code}`));
     expect(out).toMatch(/download: http:\/\/\S+\/ca\.crt/);
     expect(out).toContain(`access code: ${code}`);
 

@@ -59,8 +59,12 @@ describe('request headers are checked against the contract', () => {
     expect(declared.map(({ name, header }) => `${name} ${header}`).sort()).toEqual([
       'action authorization',
       'action content-type',
+      'devices authorization',
       'events authorization',
       'events last-event-id',
+      'forgetDevice authorization',
+      'forgetDevice content-type',
+      'pair content-type',
       'state authorization',
       'upload authorization',
       'upload content-length',

@@ -16,6 +16,7 @@ import {
   ERROR_CODES,
   ERROR_STATUS,
   ERROR_TITLE,
+  isPublicRoute,
   MAX_JSON,
   PROBLEM_CONTENT_TYPE,
   PROTOCOL_HEADER,
@@ -139,11 +140,45 @@ const ROUTES: { readonly [K in keyof typeof contract]: RouteDoc } = {
     },
     head: true,
   },
+  pair: {
+    ok: 'A device credential (shown once; the host keeps only its hash) and the paired device.',
+    description:
+      'Public. Redeems a one-time pairing token (from the link or QR code the host shows: ' +
+      '`<url>/#pair=<token>`, single use, valid 10 minutes) or the access or view code typed on the ' +
+      'connection page, for a device credential with the role of the token or code. Throttled with ' +
+      'the access code: every refused try counts, a locked-out client gets 429. A spent or expired ' +
+      'token is 401 `pairing_token_spent` / `pairing_token_expired`; an unknown one, or a wrong code, ' +
+      '401 `unauthorized`. The credential is then sent as `Authorization: Bearer <credential>` ' +
+      'wherever the code is accepted.',
+    requestBody: {
+      required: true,
+      description:
+        '`{ token, name }` or `{ code, name }`; `Content-Type: application/json`, at most 4096 bytes.',
+      content: {},
+    },
+  },
+  devices: {
+    ok: 'Every paired device (never its credential) and `current`: the device that asks, or null for a code.',
+    okHeaders: accessLevel,
+  },
+  forgetDevice: {
+    ok: 'The device is forgotten: its credential is a wrong code from now on.',
+    okHeaders: accessLevel,
+    description:
+      'Its event streams end at once and every media id is revoked (ids are shared between streams, ' +
+      'so every browser reconnects with a fresh snapshot). A view code or view device may forget ' +
+      'only itself (403 `view_only` otherwise). Unknown id: 404.',
+    requestBody: {
+      required: true,
+      description: '`{ deviceId }`; `Content-Type: application/json`.',
+      content: {},
+    },
+  },
 };
 
 /** Extra words for some error statuses, beside their codes. */
 const STATUS_NOTES: Readonly<Record<number, string>> = {
-  401: 'No access code, or not the current one.',
+  401: 'No access code or device credential, or not a current one (POST /api/pair: a wrong code, or a pairing token unknown, spent or expired).',
   409: 'The session moved on: nothing was applied; `current` says where a send would land now.',
   429: 'Too many wrong codes from this client: wait `Retry-After` seconds.',
 };
@@ -185,7 +220,7 @@ export function describeRoutes(doc: Oas3Definition): void {
     const item = pathItem(doc, route.path);
     const operation = item[route.method.toLowerCase() as Lowercase<typeof route.method>];
     if (operation === undefined) throw new Error(`no ${route.method} ${route.path}`);
-    operation.security = '401' in route.responses ? [{ [ACCESS_CODE_SCHEME]: [] }] : [];
+    operation.security = isPublicRoute(route) ? [] : [{ [ACCESS_CODE_SCHEME]: [] }];
     if (extra.description !== undefined) operation.description = extra.description;
     if (extra.requestBody !== undefined) {
       // An empty `content` keeps the JSON body ts-rest rendered; any other replaces it.

@@ -159,6 +159,21 @@ describe('a third party with nothing but docs/openapi.json', () => {
     expect(unauthorised.error?.code).toBe('unauthorized');
     expect(unauthorised.response.headers.get('www-authenticate')).toBe('Bearer');
 
+    // Pairing: the typed code for a device credential, which then lists and forgets devices.
+    const pairedByCode = await client.POST('/api/pair', { body: { code: TEST_CODE, name: 'Third party' } });
+    const credential = pairedByCode.data?.credential;
+    if (credential === undefined) throw new Error('not paired');
+    const device = { Authorization: `Bearer ${credential}` };
+    const listed = await client.GET('/api/devices', { headers: device });
+    expect(listed.data?.current).toBe(pairedByCode.data?.device.id);
+    const spent = await client.POST('/api/pair', { body: { token: 'D'.repeat(24), name: 'x' } });
+    expect(spent.error?.code).toBe('unauthorized');
+    const forgotten = await client.POST('/api/devices/forget', {
+      headers: device,
+      body: { deviceId: pairedByCode.data?.device.id ?? '' },
+    });
+    expect(forgotten.data?.forgotten).toBe(pairedByCode.data?.device.id);
+
     expect(await responseProblems(document(), observed)).toEqual([]);
     // Every operation of the document was exercised at least once.
     const operations = Object.entries(document().paths ?? {}).flatMap(([path, item]) =>

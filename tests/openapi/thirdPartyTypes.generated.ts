@@ -130,6 +130,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pair this browser (public): redeem a one-time pairing token from a link, or the typed code, for a device credential.
+         * @description Public. Redeems a one-time pairing token (from the link or QR code the host shows: `<url>/#pair=<token>`, single use, valid 10 minutes) or the access or view code typed on the connection page, for a device credential with the role of the token or code. Throttled with the access code: every refused try counts, a locked-out client gets 429. A spent or expired token is 401 `pairing_token_spent` / `pairing_token_expired`; an unknown one, or a wrong code, 401 `unauthorized`. The credential is then sent as `Authorization: Bearer <credential>` wherever the code is accepted.
+         */
+        post: operations["pair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The paired devices, and which one is asking. */
+        get: operations["devices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/devices/forget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forget a paired device: its credential stops working, its streams end, media ids are revoked. A view device may forget only itself.
+         * @description Its event streams end at once and every media id is revoked (ids are shared between streams, so every browser reconnects with a fresh snapshot). A view code or view device may forget only itself (403 `view_only` otherwise). Unknown id: 404.
+         */
+        post: operations["forgetDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -179,8 +236,29 @@ export interface components {
             kind: "device";
             name: string;
         };
+        Device: {
+            id: string;
+            name: string;
+            /**
+             * @description `control` (everything) or `view` (state, events and media only).
+             * @enum {string}
+             */
+            role: "control" | "view";
+            firstSeen: number;
+            lastSeen: number;
+        };
+        DevicesResponse: {
+            devices: components["schemas"]["Device"][];
+            current: string | null;
+        };
         /** @enum {string} */
         EventFrames: "named" | "compact";
+        ForgetDeviceRequest: {
+            deviceId: string;
+        };
+        ForgetDeviceResponse: {
+            forgotten: string;
+        };
         HostDecider: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -235,13 +313,26 @@ export interface components {
             name: string;
             provider: string;
         };
+        PairRequest: {
+            token: string;
+            /** @description What the device is called in lists, e.g. "Chrome on Android". */
+            name: string;
+        } | {
+            code: string;
+            /** @description What the device is called in lists, e.g. "Chrome on Android". */
+            name: string;
+        };
+        PairResponse: {
+            credential: string;
+            device: components["schemas"]["Device"];
+        };
         Problem: {
             type: string;
             title: string;
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "duplicate_header" | "unauthorized" | "forbidden_host" | "workspace_forbidden" | "view_only" | "https_required" | "not_found" | "request_timeout" | "method_not_allowed" | "session_mismatch" | "length_required" | "chunked_not_allowed" | "payload_too_large" | "header_too_large" | "unsupported_media_type" | "not_applicable" | "rate_limited" | "internal";
+            code: "invalid_request" | "duplicate_header" | "unauthorized" | "pairing_token_spent" | "pairing_token_expired" | "forbidden_host" | "workspace_forbidden" | "view_only" | "https_required" | "not_found" | "request_timeout" | "method_not_allowed" | "session_mismatch" | "length_required" | "chunked_not_allowed" | "payload_too_large" | "header_too_large" | "unsupported_media_type" | "not_applicable" | "rate_limited" | "internal";
             issues?: components["schemas"]["ValidationIssue"][];
             current?: components["schemas"]["SessionIdentity"];
             decided?: {
@@ -896,7 +987,7 @@ export interface operations {
                     "application/json": components["schemas"]["Snapshot"];
                 };
             };
-            /** @description Unauthorized (`unauthorized`). No access code, or not the current one. */
+            /** @description Unauthorized (`unauthorized`), Pairing link already used (`pairing_token_spent`), Pairing link expired (`pairing_token_expired`). No access code or device credential, or not a current one (POST /api/pair: a wrong code, or a pairing token unknown, spent or expired). */
             401: {
                 headers: {
                     "X-Webbridge-Protocol": components["headers"]["Protocol"];
@@ -987,7 +1078,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized (`unauthorized`). No access code, or not the current one. */
+            /** @description Unauthorized (`unauthorized`), Pairing link already used (`pairing_token_spent`), Pairing link expired (`pairing_token_expired`). No access code or device credential, or not a current one (POST /api/pair: a wrong code, or a pairing token unknown, spent or expired). */
             401: {
                 headers: {
                     "X-Webbridge-Protocol": components["headers"]["Protocol"];
@@ -1137,7 +1228,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized (`unauthorized`). No access code, or not the current one. */
+            /** @description Unauthorized (`unauthorized`), Pairing link already used (`pairing_token_spent`), Pairing link expired (`pairing_token_expired`). No access code or device credential, or not a current one (POST /api/pair: a wrong code, or a pairing token unknown, spent or expired). */
             401: {
                 headers: {
                     "X-Webbridge-Protocol": components["headers"]["Protocol"];
@@ -1233,7 +1324,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unauthorized (`unauthorized`). No access code, or not the current one. */
+            /** @description Unauthorized (`unauthorized`), Pairing link already used (`pairing_token_spent`), Pairing link expired (`pairing_token_expired`). No access code or device credential, or not a current one (POST /api/pair: a wrong code, or a pairing token unknown, spent or expired). */
             401: {
                 headers: {
                     "X-Webbridge-Protocol": components["headers"]["Protocol"];
@@ -1521,6 +1612,332 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    pair: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `{ token, name }` or `{ code, name }`; `Content-Type: application/json`, at most 4096 bytes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PairRequest"];
+            };
+        };
+        responses: {
+            /** @description A device credential (shown once; the host keeps only its hash) and the paired device. */
+            200: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PairResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`), Duplicate header (`duplicate_header`), HTTPS required (`https_required`) */
+            400: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (`unauthorized`), Pairing link already used (`pairing_token_spent`), Pairing link expired (`pairing_token_expired`). No access code or device credential, or not a current one (POST /api/pair: a wrong code, or a pairing token unknown, spent or expired). */
+            401: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden host (`forbidden_host`), Workspace forbidden (`workspace_forbidden`), View only (`view_only`) */
+            403: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Length required (`length_required`), Chunked transfer not allowed (`chunked_not_allowed`) */
+            411: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`) */
+            413: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`). Too many wrong codes from this client: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused by a request guard before the route ran: a duplicate header, a Host that is not one of the server's names, headers too large or too slow. */
+            "4XX": {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; the body never carries internals. */
+            "5XX": {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    devices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every paired device (never its credential) and `current`: the device that asks, or null for a code. */
+            200: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    /** @description What the presented code allows: `control` (the access code) or `view` (the view code). */
+                    "X-Webbridge-Access"?: "control" | "view";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DevicesResponse"];
+                };
+            };
+            /** @description Unauthorized (`unauthorized`), Pairing link already used (`pairing_token_spent`), Pairing link expired (`pairing_token_expired`). No access code or device credential, or not a current one (POST /api/pair: a wrong code, or a pairing token unknown, spent or expired). */
+            401: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden host (`forbidden_host`), Workspace forbidden (`workspace_forbidden`), View only (`view_only`) */
+            403: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`). Too many wrong codes from this client: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused by a request guard before the route ran: a duplicate header, a Host that is not one of the server's names, headers too large or too slow. */
+            "4XX": {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; the body never carries internals. */
+            "5XX": {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    forgetDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description `{ deviceId }`; `Content-Type: application/json`. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForgetDeviceRequest"];
+            };
+        };
+        responses: {
+            /** @description The device is forgotten: its credential is a wrong code from now on. */
+            200: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    /** @description What the presented code allows: `control` (the access code) or `view` (the view code). */
+                    "X-Webbridge-Access"?: "control" | "view";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForgetDeviceResponse"];
+                };
+            };
+            /** @description Invalid request (`invalid_request`), Duplicate header (`duplicate_header`), HTTPS required (`https_required`) */
+            400: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized (`unauthorized`), Pairing link already used (`pairing_token_spent`), Pairing link expired (`pairing_token_expired`). No access code or device credential, or not a current one (POST /api/pair: a wrong code, or a pairing token unknown, spent or expired). */
+            401: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden host (`forbidden_host`), Workspace forbidden (`workspace_forbidden`), View only (`view_only`) */
+            403: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (`not_found`) */
+            404: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Length required (`length_required`), Chunked transfer not allowed (`chunked_not_allowed`) */
+            411: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`) */
+            413: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (`rate_limited`). Too many wrong codes from this client: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused by a request guard before the route ran: a duplicate header, a Host that is not one of the server's names, headers too large or too slow. */
+            "4XX": {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; the body never carries internals. */
+            "5XX": {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };

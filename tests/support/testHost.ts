@@ -28,6 +28,8 @@ export interface TestHostOptions {
   readonly viewCode?: string;
   /** The host's push options (a local push service for tests); on with defaults unless set. */
   readonly push?: StartHostOptions['push'];
+  /** The bridge's clock (pairing tokens, devices' last seen, the throttle). @default Date.now */
+  readonly now?: () => number;
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -64,6 +66,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
         freeFailures: options.freeAuthFailures ?? 1000,
         ...(options.authLockoutMs === undefined ? {} : { baseDelayMs: options.authLockoutMs }),
       },
+      ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.logLines
         ? { logDestination: { write: (line: string) => options.logLines?.push(line) } }
         : {}),

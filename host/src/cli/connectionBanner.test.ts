@@ -22,12 +22,14 @@ describe('connectionBanner', () => {
   it('draws one QR per LAN address and none for loopback when the LAN is reachable', async () => {
     const urls = ['http://127.0.0.1:7878', 'http://192.168.1.20:7878', 'http://10.0.0.7:7878'];
     const banner = await connectionBanner(urls, 'abcde-fghij');
-    expect(banner.match(/Scan to open/g)).toHaveLength(2);
+    expect(banner.match(/Scan to pair a device/g)).toHaveLength(2);
+    // The link is printed as text too, for copy and paste.
+    expect(banner).toContain('  http://10.0.0.7:7878/#pair=abcde-fghij');
     expect(banner).toContain(await terminalQr(connectUrl('http://192.168.1.20:7878', 'abcde-fghij')));
     expect(banner).toContain(await terminalQr(connectUrl('http://10.0.0.7:7878', 'abcde-fghij')));
     expect(banner).not.toContain(await terminalQr(connectUrl('http://127.0.0.1:7878', 'abcde-fghij')));
     const local = await connectionBanner(['http://127.0.0.1:7878'], 'abcde-fghij');
-    expect(local).toContain(await terminalQr('http://127.0.0.1:7878/#code=abcde-fghij'));
+    expect(local).toContain(await terminalQr('http://127.0.0.1:7878/#pair=abcde-fghij'));
   });
 
   it('on 0.0.0.0 lists every LAN address, and each one answers', async () => {
@@ -48,7 +50,7 @@ describe('connectionBanner', () => {
     const banner = await connectionBanner(host.address.urls, 'lan-code-1234');
     const ca = host.address.authority?.certificatePem ?? '';
     for (const address of lan) {
-      expect(banner).toContain(`Scan to open https://${address}:${port}`);
+      expect(banner).toContain(`Scan to pair a device with https://${address}:${port}`);
       // Only the host's own authority is trusted: the certificate must name this address.
       const status = await new Promise<number | undefined>((resolve, reject) => {
         https

@@ -1,8 +1,12 @@
 import QRCode from 'qrcode';
 
-/** The page a browser opens: the URL with the access code in the fragment (never sent to a server). */
-export function connectUrl(url: string, code: string): string {
-  return `${url}/#code=${encodeURIComponent(code)}`;
+/**
+ * The page a browser opens to pair: the URL with a one-time pairing token in the fragment
+ * (never sent to a server in the URL; the page redeems it, then removes it). Never the access
+ * code: a browser's history keeps the URLs it opened, and a spent token is worthless there.
+ */
+export function connectUrl(url: string, pairingToken: string): string {
+  return `${url}/#pair=${encodeURIComponent(pairingToken)}`;
 }
 
 /** A QR code of `text` drawn with block characters for a terminal. */
@@ -17,17 +21,25 @@ function isLoopback(url: string): boolean {
 }
 
 /**
- * What the person at the host reads to connect a browser: every URL the bridge listens on and
- * a QR code per address a phone can reach (each LAN address when listening on 0.0.0.0), each
- * opening the page with the access code in the URL fragment. With loopback only, the loopback
- * URL gets the QR code (a browser on the same machine can still use it).
+ * What the person at the host reads to pair a browser: a QR code per address a phone can reach
+ * (each LAN address when listening on 0.0.0.0), each opening the page with one pairing token
+ * (single use, 10 minutes) in the fragment, and the same link as text for copy and paste. With
+ * loopback only, the loopback URL gets the QR code (a browser on the same machine can use it).
+ * `what` names what the link pairs (a view link pairs a watching device).
  */
-export async function connectionBanner(urls: readonly string[], code: string): Promise<string> {
+export async function connectionBanner(
+  urls: readonly string[],
+  pairingToken: string,
+  what = 'pair a device',
+): Promise<string> {
   const reachable = urls.filter((url) => !isLoopback(url));
   const scannable = reachable.length > 0 ? reachable : urls.slice(0, 1);
   const parts: string[] = [];
   for (const url of scannable) {
-    parts.push(`Scan to open ${url} (the code is in the link):\n${await terminalQr(connectUrl(url, code))}`);
+    const link = connectUrl(url, pairingToken);
+    parts.push(
+      `Scan to ${what} with ${url} (one-time link, valid 10 minutes; \`qr\` makes a new one):\n${await terminalQr(link)}\n  ${link}`,
+    );
   }
   return parts.join('\n');
 }

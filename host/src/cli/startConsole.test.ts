@@ -76,17 +76,52 @@ describe('console', () => {
     close();
   });
 
-  it('shows the QR code of the page with the code in the fragment, and a fresh one after rotate', async () => {
+  it('shows a one-time pairing link (QR and text) that never holds the code, and a fresh one each time', async () => {
     const { host, type, clear, output, code, close } = await setup();
-    await type('qr', /Scan to open/);
+    await type('qr', /Scan to pair a device[\s\S]*#pair=\S+/);
     await new Promise((r) => setTimeout(r, 20));
-    expect(output()).toContain(await terminalQr(connectUrl(host.url, 'first-code')));
-    expect(connectUrl(host.url, 'a b')).toBe(`${host.url}/#code=a%20b`);
+    const first = /#pair=(\S+)/.exec(output())?.[1] ?? '';
+    expect(output()).toContain(await terminalQr(connectUrl(host.url, first)));
+    expect(output()).toContain(`  ${host.url}/#pair=${first}`);
+    expect(output()).not.toContain('first-code');
+    expect(connectUrl(host.url, 'a b')).toBe(`${host.url}/#pair=a%20b`);
+    // The printed token pairs a device, once.
+    const pair = (token: string) =>
+      fetch(`${host.url}/api/pair`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token, name: 'Console phone' }),
+      });
+    expect((await pair(first)).status).toBe(200);
+    expect((await pair(first)).status).toBe(401);
     clear();
-    await type('rotate', /New access code: \S+[\s\S]*Scan to open/);
+    await type('rotate', /New access code: \S+[\s\S]*Forgot 1 paired device[\s\S]*#pair=\S+/);
     await new Promise((r) => setTimeout(r, 20));
-    expect(output()).toContain(await terminalQr(connectUrl(host.url, code())));
-    expect(output()).not.toContain(await terminalQr(connectUrl(host.url, 'first-code')));
+    const second = /#pair=(\S+)/.exec(output())?.[1] ?? '';
+    expect(second).not.toBe(first);
+    // The new code is printed once, as the code; no link carries it.
+    expect(output().split(code())).toHaveLength(2);
+    expect(second).not.toContain(code());
+    expect(output()).toContain(await terminalQr(connectUrl(host.url, second)));
+    close();
+  });
+
+  it('lists paired devices and forgets one by number', async () => {
+    const { host, type, clear, close } = await setup();
+    await type('devices', /No paired devices/);
+    for (const name of ['Phone A', 'Tablet B']) {
+      const response = await fetch(`${host.url}/api/pair`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ code: 'first-code', name }),
+      });
+      expect(response.status).toBe(200);
+    }
+    await type('devices', /1\. Phone A \(control\) paired [\s\S]*2\. Tablet B \(control\)/);
+    clear();
+    await type('forget 1', /Forgot Phone A/);
+    expect(host.bridge.devices.list().map((d) => d.name)).toEqual(['Tablet B']);
+    await type('forget 7', /No such device/);
     close();
   });
 

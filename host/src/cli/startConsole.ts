@@ -28,13 +28,16 @@ export interface ConsoleContext {
 const HELP = `Commands:
   help                 this list
   code                 show the access code
-  qr                   show the URLs and their QR codes again
+  qr                   a new one-time pairing link (QR code and text; valid 10 minutes)
   rotate               replace the access code (connected browsers must enter the new one;
-                       media links handed out so far stop working)
-  view                 create or replace the view code (watch only, no control)
-  view off             remove the view code
+                       every paired device is forgotten; media links handed out so far stop working)
+  view                 create or replace the view code (watch only, no control) and show a
+                       pairing link for a watching device; paired watching devices are forgotten
+  view off             remove the view code (and forget the paired watching devices)
+  devices              the paired devices: name, role, when paired and last seen
+  forget <n>           forget paired device n (its streams end; it must pair again)
   ca                   the HTTPS certificate authority: fingerprint and a QR code to install it
-  browsers             the connected browsers: address, since when, user agent
+  browsers             the connected browsers: address, since when, paired device, user agent
   convs                list the conversations
   switch <n>           make conversation n current, as the host's own user would
   new                  start a new conversation
@@ -69,7 +72,10 @@ export function startConsole(context: ConsoleContext): () => void {
     const n = Number(arg);
     return Number.isInteger(n) && n >= 1 ? list[n - 1] : undefined;
   };
-  const showQr = async () => print(await connectionBanner(host.address.urls, context.code()));
+  // A fresh one-time token each time: the link printed before may have been used already.
+  const showQr = async () =>
+    print(await connectionBanner(host.address.urls, host.bridge.pairingToken('control')));
+  const when = (time: number) => new Date(time).toLocaleString();
 
   const commands: Record<string, (arg: string) => Promise<void> | void> = {
     help: () => print(HELP),
@@ -81,20 +87,43 @@ export function startConsole(context: ConsoleContext): () => void {
     qr: showQr,
     rotate: async () => {
       const code = generateAccessCode();
+      const paired = host.bridge.devices.list().length;
       context.setCode(code);
       print(`New access code: ${code}`);
+      if (paired > 0) print(`Forgot ${paired === 1 ? '1 paired device' : `${paired} paired devices`}.`);
       await showQr();
     },
-    view: (arg) => {
+    view: async (arg) => {
       if (!context.setViewCode) throw new Error('This host has no view code.');
       if (arg === 'off') {
         context.setViewCode(undefined);
-        print('View code removed; watching browsers are disconnected.');
+        print('View code removed; watching browsers are disconnected and watching devices forgotten.');
         return;
       }
       const code = generateAccessCode();
       context.setViewCode(code);
       print(`New view code (watch only): ${code}`);
+      print(
+        await connectionBanner(host.address.urls, host.bridge.pairingToken('view'), 'pair a watching device'),
+      );
+    },
+    devices: () => {
+      const devices = host.bridge.devices.list();
+      if (devices.length === 0) print('No paired devices.');
+      devices.forEach((device, index) => {
+        const role = device.role === 'view' ? 'watch only' : 'control';
+        print(
+          `  ${index + 1}. ${device.name} (${role}) paired ${when(device.firstSeen)}, last seen ${when(device.lastSeen)}`,
+        );
+      });
+    },
+    forget: (arg) => {
+      const device = nth(host.bridge.devices.list(), arg);
+      if (!device || !host.bridge.devices.forget(device.id)) {
+        print('No such device; see `devices`.');
+        return;
+      }
+      print(`Forgot ${device.name}; it must pair again.`);
     },
     ca: async () => {
       const authority = host.bridge.authority;
@@ -108,9 +137,11 @@ export function startConsole(context: ConsoleContext): () => void {
       const connections = host.bridge.connections();
       const n = connections.length;
       print(n === 1 ? '1 browser connected.' : `${n} browsers connected.`);
+      const names = new Map(host.bridge.devices.list().map((device) => [device.id, device.name]));
       for (const c of connections) {
         const since = new Date(c.openedAt).toLocaleTimeString();
-        print(`  ${c.remoteAddress}  since ${since}  ${c.userAgent}`);
+        const device = c.deviceId === undefined ? '' : `  [${names.get(c.deviceId) ?? 'forgotten device'}]`;
+        print(`  ${c.remoteAddress}  since ${since}${device}  ${c.userAgent}`);
       }
     },
     convs: async () => {

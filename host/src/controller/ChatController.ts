@@ -1,4 +1,5 @@
 import type { Projection, SessionIdentity } from '@webbridge/contract';
+import { DeviceTable } from '../db/DeviceTable';
 import type { MainExecutor } from '../executor/MainExecutor';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { ApprovalActions } from './ApprovalActions';
@@ -56,6 +57,8 @@ export class ChatController {
   readonly attachments: AttachmentActions;
   /** The paired devices' push subscriptions. */
   readonly pushSubscriptions: PushSubscriptions;
+  /** The bridge's paired devices, kept in the same SQLite file (hand it to `createBridge`). */
+  readonly devices: DeviceTable;
 
   private readonly core: ControllerCore;
 
@@ -72,6 +75,7 @@ export class ChatController {
     this.settings = new SettingsActions(core);
     this.attachments = new AttachmentActions(core);
     this.pushSubscriptions = new PushSubscriptions(core.store);
+    this.devices = new DeviceTable(core.store);
   }
 
   /** The current projection (immutable; cheap). */

@@ -66,6 +66,17 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   CREATE TABLE kv (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
+  // Paired devices: only the SHA-256 of each credential's secret, never the credential.
+  `
+  CREATE TABLE devices (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('control', 'view')),
+    secret_hash TEXT NOT NULL,
+    first_seen INTEGER NOT NULL,
+    last_seen INTEGER NOT NULL
+  );
+  `,
   // Approvals that agree across devices: who answered and when. The device id (not shown) lets
   // a push name the device that answered; the name is kept as it was then.
   `

@@ -37,6 +37,7 @@ describe('openDatabase', () => {
       'approvals',
       'attachments',
       'conversations',
+      'devices',
       'kv',
       'messages',
       'projects',

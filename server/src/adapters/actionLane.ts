@@ -60,7 +60,9 @@ export function actionLane(deps: ActionLaneDeps): NodeLane {
     try {
       admitted = admit(req, ACTION_PATH, deps);
       refuseViewOnly(ACTION_PATH, admitted);
-      outcome = await handle(req, (max) => readIncoming(req, max));
+      // `{ device }` of a paired device; the code itself has none (the dispatcher's default).
+      const device = admitted?.device;
+      outcome = await handle(req, (max) => readIncoming(req, max), device ? { device } : undefined);
     } catch (error) {
       return refuse(req, res, error, admitted?.access);
     }

@@ -7,6 +7,8 @@ export interface ConnectionInfo {
   readonly openedAt: number;
   readonly remoteAddress: string;
   readonly userAgent: string;
+  /** The paired device that opened the stream; absent for the access or view code. */
+  readonly deviceId?: string;
 }
 
 /**

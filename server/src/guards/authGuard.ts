@@ -1,4 +1,5 @@
 import { type AccessLevel, bearerHeaderSchema, fastParser } from '@webbridge/contract';
+import type { Devices } from '../devices/Devices';
 import { BridgeError } from '../errors/BridgeError';
 import type { AccessCodes } from './AccessCodes';
 import type { AuthThrottle } from './AuthThrottle';
@@ -6,22 +7,31 @@ import { requestHeader } from './contractHeaders';
 import type { RequestHead } from './RequestHead';
 import { clientAddress, throttleKey } from './rawHeaders';
 
-/** The code a request presented (never logged) and what it allows. */
+/** The code or device credential a request presented (never logged) and what it allows. */
 export interface Admitted {
   readonly accessCode: string;
   readonly access: AccessLevel;
+  /** The paired device whose credential was presented; absent for the access or view code. */
+  readonly device?: { readonly id: string; readonly name: string } | undefined;
 }
 
 /**
- * Requires `Authorization: Bearer <access code or view code>`, compared in constant time (both
- * sides are hashed first, so lengths never leak). Missing or wrong: 401 with
+ * Requires `Authorization: Bearer <access code, view code or device credential>`, compared in
+ * constant time (both sides are hashed first, so lengths never leak; a device credential is
+ * checked against its device's kept hash, devices/Devices.ts), with the level of the code or of
+ * the device's role. Missing or wrong: 401 with
  * `WWW-Authenticate: Bearer`; repeated misses from one address, whichever code they aimed at:
  * 429 with Retry-After. Run in place by the front door: throws the refusal, or returns the
  * presented code (so streams can be closed when it is rotated) and its level. Routes name the
  * level in their response (the access header); the event stream, written straight to the
  * socket, carries no such header: a client learns its level from /api/state.
  */
-export function authenticate(head: RequestHead, codes: AccessCodes, throttle: AuthThrottle): Admitted {
+export function authenticate(
+  head: RequestHead,
+  codes: AccessCodes,
+  throttle: AuthThrottle,
+  devices?: Devices,
+): Admitted {
   const client = throttleKey(clientAddress(head));
   const wait = throttle.retryAfter(client);
   if (wait > 0) {
@@ -30,12 +40,16 @@ export function authenticate(head: RequestHead, codes: AccessCodes, throttle: Au
     });
   }
   const presented = bearerToken(requestHeader(head, 'authorization'));
-  const access = presented === undefined ? undefined : codes.levelOf(presented);
-  if (presented === undefined || access === undefined) {
-    throw failure(throttle, client, presented === undefined);
+  if (presented === undefined) throw failure(throttle, client, true);
+  const access = codes.levelOf(presented);
+  if (access !== undefined) {
+    throttle.success(client);
+    return { accessCode: presented, access };
   }
+  const device = devices?.verify(presented);
+  if (device === undefined) throw failure(throttle, client, false);
   throttle.success(client);
-  return { accessCode: presented, access };
+  return { accessCode: presented, access: device.role, device: { id: device.id, name: device.name } };
 }
 
 function failure(throttle: AuthThrottle, client: string, missing: boolean): BridgeError {

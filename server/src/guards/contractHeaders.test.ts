@@ -9,11 +9,11 @@ describe('what the front door derives from the contract', () => {
       .map(([name]) => name)
       .sort();
 
-  it('asks a code of state, events, action and upload, and of nothing else', () => {
-    expect(names(isProtected)).toEqual(['action', 'events', 'state', 'upload']);
+  it('asks a code of state, events, action, upload and the device routes, and of nothing else', () => {
+    expect(names(isProtected)).toEqual(['action', 'devices', 'events', 'forgetDevice', 'state', 'upload']);
   });
 
-  it('refuses the view code on action and upload only', () => {
+  it('refuses the view code on action and upload only (forgetDevice limits a watcher to itself)', () => {
     expect(names((route) => isProtected(route) && isControlOnly(route))).toEqual(['action', 'upload']);
   });
 

@@ -1,5 +1,12 @@
 import type { AppRoute } from '@ts-rest/core';
-import { contract, fastParser, HEADER_REFUSALS, headersOf, isPublicRoute } from '@webbridge/contract';
+import {
+  contract,
+  fastParser,
+  HEADER_REFUSALS,
+  headersOf,
+  isPublicRoute,
+  isViewAllowed,
+} from '@webbridge/contract';
 import type { z } from 'zod';
 import { BridgeError } from '../errors/BridgeError';
 import type { RequestHead } from './RequestHead';
@@ -28,9 +35,12 @@ export function isProtected(route: AppRoute): boolean {
   return !isPublicRoute(route);
 }
 
-/** Whether the view code is refused: every route that changes something (not a GET). */
+/**
+ * Whether the view code (and a view device) is refused: every route that changes something (not
+ * a GET), unless the contract opens it to watchers (forgetting one's own device).
+ */
 export function isControlOnly(route: AppRoute): boolean {
-  return route.method !== 'GET';
+  return route.method !== 'GET' && !isViewAllowed(route);
 }
 
 /** What a refused header's problem says, in words a developer can act on. */

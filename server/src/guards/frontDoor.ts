@@ -1,5 +1,6 @@
 import { ACCESS_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
 import type { MiddlewareHandler } from 'hono';
+import type { Devices } from '../devices/Devices';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import type { AccessCodes } from './AccessCodes';
@@ -16,6 +17,8 @@ export interface FrontDoorDeps {
   readonly allowedHosts: () => ReadonlySet<string>;
   readonly codes: AccessCodes;
   readonly throttle: AuthThrottle;
+  /** The paired devices, whose credentials are accepted where the code is. */
+  readonly devices?: Devices;
 }
 
 /**
@@ -32,7 +35,7 @@ export function admit(head: RequestHead, path: string, deps: FrontDoorDeps): Adm
   checkHost(head, deps.allowedHosts());
   const route = ROUTE_BY_PATH.get(path);
   if (route === undefined || !isProtected(route)) return undefined;
-  return authenticate(head, deps.codes, deps.throttle);
+  return authenticate(head, deps.codes, deps.throttle, deps.devices);
 }
 
 /**
@@ -47,7 +50,7 @@ export function refuseViewOnly(path: string, admitted: Admitted | undefined): vo
     admitted.access !== 'control' &&
     isControlOnly(route)
   ) {
-    throw new BridgeError('view_only', 'This code can watch the session but not act on it.');
+    throw new BridgeError('view_only', 'This code or device can watch the session but not act on it.');
   }
 }
 
@@ -66,6 +69,7 @@ export function frontDoor(deps: FrontDoorDeps): MiddlewareHandler<BridgeEnv> {
     if (admitted !== undefined) {
       c.set('accessCode', admitted.accessCode);
       c.set('access', admitted.access);
+      if (admitted.device) c.set('device', admitted.device);
     }
     refuseViewOnly(path, admitted);
     await next();

@@ -2,6 +2,7 @@ import { contract, MAX_JSON, parseAction } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { ActionDispatcher } from '../actions/ActionDispatcher';
 import type { Outcome } from '../actions/Outcome';
+import type { ActionOrigin } from '../adapter';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
 import { headerCheck } from '../guards/contractHeaders';
@@ -15,7 +16,11 @@ import { respond } from './respond';
  * malformed request throws its refusal; the action's own outcome (its result, or a refusal such
  * as a 409) is returned as a value (see ActionDispatcher.dispatch).
  */
-export type ActionHandler = (head: RequestHead, read: (max: number) => Promise<string>) => Promise<Outcome>;
+export type ActionHandler = (
+  head: RequestHead,
+  read: (max: number) => Promise<string>,
+  origin?: ActionOrigin,
+) => Promise<Outcome>;
 
 /**
  * POST /api/action after the front door: the contract's headers (415 unless JSON), one action
@@ -26,14 +31,14 @@ export type ActionHandler = (head: RequestHead, read: (max: number) => Promise<s
  */
 export function actionHandler(dispatcher: ActionDispatcher): ActionHandler {
   const checkHeaders = headerCheck(contract.action);
-  return async (head, read) => {
+  return async (head, read, origin) => {
     checkHeaders(head);
     const parsed = parseAction(await readJsonBody(head, MAX_JSON, read));
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
       throw new BridgeError('invalid_request', 'The request does not match the protocol.', { issues });
     }
-    return dispatcher.dispatch(parsed.data, throttleKey(clientAddress(head)));
+    return dispatcher.dispatch(parsed.data, throttleKey(clientAddress(head)), origin);
   };
 }
 
@@ -43,7 +48,9 @@ export function actionRoute(dispatcher: ActionDispatcher) {
   return async (c: Context<BridgeEnv>) => {
     const incoming = incomingOf(c);
     const read = incoming ? (max: number) => readIncoming(incoming, max) : () => c.req.text();
-    const outcome = await handle(headOf(c), read);
+    // The paired device that sent it, if any: hosts record it where a person sees who did what.
+    const device = c.get('device');
+    const outcome = await handle(headOf(c), read, device ? { device } : undefined);
     if (!outcome.ok) throw outcome.error;
     return respond(c, contract.action, { status: 200, body: outcome.value });
   };

@@ -51,6 +51,8 @@ export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
       openedAt: Date.now(),
       remoteAddress: clientAddress(head),
       userAgent: (c.req.header('user-agent') ?? 'unknown').slice(0, 200),
+      // Forgetting a device closes the streams it opened (createBridge).
+      ...(c.get('device') === undefined ? {} : { deviceId: c.get('device').id }),
     };
     // Under Node the stream writes straight to the response; elsewhere through a web stream.
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;

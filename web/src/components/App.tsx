@@ -1,14 +1,20 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { BridgeClientError, createDeviceClient, type DeviceClient } from '@webbridge/client-sdk';
+import type { PairRequest } from '@webbridge/contract';
+import type { JSX } from 'preact';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { I18nContext } from '../i18n/I18nContext';
 import { useI18nState } from '../i18n/useI18nState';
-import { forgetAccessCode, saveAccessCode, takeAccessCode } from '../state/accessCode';
+import { forgetSecrets, type KeptDevice, keepDevice, keptDevice, takeLinkSecret } from '../state/accessCode';
 import { createSession, type Session } from '../state/createSession';
+import { type DevicesAccess, DevicesContext } from '../state/DevicesContext';
+import { defaultDeviceName } from '../state/deviceName';
 import { useStoreState } from '../state/hooks';
-import { type ProbeFailure, probeAccessCode } from '../state/probeAccessCode';
+import { probeAccessCode } from '../state/probeAccessCode';
 import { SessionContext } from '../state/SessionContext';
 import { WatchingContext } from '../state/WatchingContext';
 import { ChatScreen } from './ChatScreen';
 import { ConnectPage, type ConnectProblem } from './ConnectPage';
+import { PairPage } from './PairPage';
 
 /** Props of {@link App}. */
 export interface AppProps {
@@ -17,66 +23,175 @@ export interface AppProps {
 }
 
 /**
- * The page: the connection page until a code is accepted, then the chat. Goes back to the
- * connection page when the code stops working (the host rotated it).
+ * The page: a pairing link's page, the connection page, then the chat. A paired browser
+ * reconnects with its kept device credential and asks for nothing; it goes back to the
+ * connection page when the host stops accepting what it presents (a rotated code, a forgotten
+ * device). Disconnect forgets every secret the page kept.
  */
 export function App({ baseUrl = location.origin }: AppProps) {
   const i18n = useI18nState(baseUrl);
+  const devices = useMemo(() => createDeviceClient({ baseUrl }), [baseUrl]);
+  const defaultName = useMemo(() => defaultDeviceName(navigator.userAgent), []);
   const [session, setSession] = useState<Session | null>(null);
+  /** What the session presents: a device credential, or a code the person chose not to keep. */
+  const [presented, setPresented] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   const [problem, setProblem] = useState<ConnectProblem | null>(null);
-  const [lastCode, setLastCode] = useState('');
+  /** A pairing link's token, in memory only, until the person pairs or types the code. */
+  const [pairToken, setPairToken] = useState<string | null>(null);
+  const [kept, setKept] = useState<KeptDevice | null>(null);
 
-  const connect = useCallback(
-    async (code: string) => {
-      setChecking(true);
-      setProblem(null);
-      setLastCode(code);
-      // The session's own client checks the code; its store then already shows the state.
-      const next = createSession({ baseUrl, accessCode: code });
+  /** Opens a session with a code or credential; the failure when the host refused it. */
+  const open = useCallback(
+    async (secret: string): Promise<ConnectProblem | null> => {
+      // The session's own client checks the secret; its store then already shows the state.
+      const next = createSession({ baseUrl, accessCode: secret });
       const result = await probeAccessCode(next.client);
-      setChecking(false);
-      if (!result.ok) {
-        if (result.failure.kind === 'wrong_code') forgetAccessCode(window);
-        setProblem(result.failure satisfies ProbeFailure);
-        return;
-      }
-      saveAccessCode(window, code);
+      if (!result.ok) return result.failure;
       next.start();
+      setPresented(secret);
       setSession(next);
+      return null;
     },
     [baseUrl],
   );
 
+  const run = useCallback(async (work: () => Promise<ConnectProblem | null>) => {
+    setChecking(true);
+    setProblem(null);
+    const outcome = await work().catch(
+      (error: unknown): ConnectProblem => ({ kind: 'unreachable', detail: String(error) }),
+    );
+    setChecking(false);
+    setProblem(outcome);
+  }, []);
+
+  const pairAndOpen = useCallback(
+    (request: PairRequest) =>
+      run(async () => {
+        const previous = keptDevice(window);
+        const paired = await devices.pair(request).catch((error: unknown) => pairFailure(error, request));
+        if ('kind' in paired) return paired;
+        const device = { credential: paired.credential, deviceId: paired.device.id };
+        keepDevice(window, device);
+        setKept(device);
+        // Paired anew: the credential this browser held before is of no more use to anyone.
+        if (previous) void devices.forget(previous.credential, previous.deviceId).catch(() => {});
+        return open(paired.credential);
+      }),
+    [devices, open, run],
+  );
+
+  const openKept = useCallback(
+    (device: KeptDevice) =>
+      run(async () => {
+        const failure = await open(device.credential);
+        if (failure?.kind !== 'wrong_code') return failure;
+        forgetSecrets(window);
+        setKept(null);
+        return { kind: 'forgotten' };
+      }),
+    [open, run],
+  );
+
+  const connectWithCode = useCallback(
+    (code: string, remember: boolean, name: string) =>
+      void (remember ? pairAndOpen({ code, name }) : run(() => open(code))),
+    [pairAndOpen, run, open],
+  );
+
+  // Once, on load: a link's secret first (a new pairing wins over an old one), else the kept device.
   useEffect(() => {
-    const code = takeAccessCode(window);
-    if (code !== null) void connect(code);
-  }, [connect]);
+    const link = takeLinkSecret(window);
+    if (link?.kind === 'pair') setPairToken(link.token);
+    else if (link?.kind === 'code') void pairAndOpen({ code: link.code, name: defaultName });
+    else {
+      const device = keptDevice(window);
+      if (device) {
+        setKept(device);
+        void openKept(device);
+      }
+    }
+  }, []);
 
   const disconnect = useCallback(
     (reason: ConnectProblem | null) => {
       session?.close();
-      forgetAccessCode(window);
+      const device = keptDevice(window);
+      // Disconnect forgets this device on the host too (best effort: it may be gone already).
+      if (reason === null && device) void devices.forget(device.credential, device.deviceId).catch(() => {});
+      forgetSecrets(window);
+      setKept(null);
+      setPresented(null);
       setSession(null);
-      setProblem(reason);
+      setProblem(reason?.kind === 'rotated' && device ? { kind: 'forgotten' } : reason);
     },
-    [session],
+    [session, devices],
   );
 
-  return (
-    <I18nContext.Provider value={i18n}>
-      {session === null ? (
-        <ConnectPage checking={checking} problem={problem} initialCode={lastCode} onConnect={connect} />
-      ) : (
-        <SessionContext.Provider value={session}>
-          {/* The probe's answer said what the code allows; a view code only watches. */}
-          <WatchingContext.Provider value={session.client.access === 'view'}>
-            <Connected session={session} onDisconnect={disconnect} />
-          </WatchingContext.Provider>
-        </SessionContext.Provider>
-      )}
-    </I18nContext.Provider>
+  const deviceAccess = useMemo(
+    (): DevicesAccess | null => (presented === null ? null : boundDevices(devices, presented)),
+    [devices, presented],
   );
+
+  let page: JSX.Element;
+  if (session !== null) {
+    page = (
+      <SessionContext.Provider value={session}>
+        {/* The probe's answer said what the code allows; a view code only watches. */}
+        <WatchingContext.Provider value={session.client.access === 'view'}>
+          <DevicesContext.Provider value={deviceAccess}>
+            <Connected session={session} onDisconnect={disconnect} />
+          </DevicesContext.Provider>
+        </WatchingContext.Provider>
+      </SessionContext.Provider>
+    );
+  } else if (pairToken !== null) {
+    page = (
+      <PairPage
+        defaultName={defaultName}
+        pairing={checking}
+        onPair={(name) => void pairAndOpen({ token: pairToken, name }).then(() => setPairToken(null))}
+        onTypeCode={() => setPairToken(null)}
+      />
+    );
+  } else {
+    page = (
+      <ConnectPage
+        checking={checking}
+        problem={problem}
+        defaultName={defaultName}
+        onConnect={connectWithCode}
+        onRetry={kept ? () => void openKept(kept) : undefined}
+      />
+    );
+  }
+  return <I18nContext.Provider value={i18n}>{page}</I18nContext.Provider>;
+}
+
+/** What the connection page says about a pairing the host refused. */
+function pairFailure(error: unknown, request: PairRequest): ConnectProblem {
+  if (!(error instanceof BridgeClientError)) throw error;
+  switch (error.code) {
+    case 'pairing_token_spent':
+      return { kind: 'link_spent' };
+    case 'pairing_token_expired':
+      return { kind: 'link_expired' };
+    case 'unauthorized':
+      return 'token' in request ? { kind: 'link_invalid' } : { kind: 'wrong_code' };
+    case 'rate_limited':
+      return { kind: 'rate_limited', retryAfterSeconds: error.retryAfterSeconds };
+    default:
+      return { kind: 'unreachable', detail: error.detail };
+  }
+}
+
+/** The device routes with what this page presents. */
+function boundDevices(devices: DeviceClient, secret: string): DevicesAccess {
+  return {
+    list: () => devices.list(secret),
+    forget: (deviceId) => devices.forget(secret, deviceId),
+  };
 }
 
 function Connected({

@@ -1,23 +1,44 @@
+import { MAX_DEVICE_NAME } from '@webbridge/contract';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import type { Translate } from '../i18n/translate';
 import type { ProbeFailure } from '../state/probeAccessCode';
 
-/** What the connection page explains: a failed check, or a code the host no longer accepts. */
-export type ConnectProblem = ProbeFailure | { readonly kind: 'rotated' };
+/**
+ * What the connection page explains: a failed check, a code the host no longer accepts, a
+ * pairing link that cannot be used (the page then offers the code), or a paired device the host
+ * forgot.
+ */
+export type ConnectProblem =
+  | ProbeFailure
+  | { readonly kind: 'rotated' }
+  | { readonly kind: 'link_spent' }
+  | { readonly kind: 'link_expired' }
+  | { readonly kind: 'link_invalid' }
+  | { readonly kind: 'forgotten' };
 
 /** Props of {@link ConnectPage}. */
 export interface ConnectPageProps {
   readonly checking: boolean;
   readonly problem: ConnectProblem | null;
-  readonly initialCode: string;
-  readonly onConnect: (code: string) => void;
+  /** The name the browser suggests for itself when it pairs (editable). */
+  readonly defaultName: string;
+  /** Connects with the typed code; `remember` pairs this browser under `name` first. */
+  readonly onConnect: (code: string, remember: boolean, name: string) => void;
+  /** Tries the kept device credential again (the host did not answer); absent when none is kept. */
+  readonly onRetry?: (() => void) | undefined;
 }
 
-/** The connection page: the access code field and a clear word when it did not work. */
-export function ConnectPage({ checking, problem, initialCode, onConnect }: ConnectPageProps) {
+/**
+ * The connection page: the access code field, "remember this device" (on by default: the
+ * browser pairs and reconnects by itself from then on) with the device's name, and a clear word
+ * when it did not work. The field starts empty every time the page is shown.
+ */
+export function ConnectPage({ checking, problem, defaultName, onConnect, onRetry }: ConnectPageProps) {
   const t = useT();
-  const [code, setCode] = useState(initialCode);
+  const [code, setCode] = useState('');
+  const [remember, setRemember] = useState(true);
+  const [name, setName] = useState(defaultName);
   const [waitUntil, setWaitUntil] = useState(0);
   const [now, setNow] = useState(Date.now());
   const input = useRef<HTMLInputElement>(null);
@@ -43,7 +64,8 @@ export function ConnectPage({ checking, problem, initialCode, onConnect }: Conne
         onSubmit={(event) => {
           event.preventDefault();
           const trimmed = code.trim();
-          if (trimmed !== '' && !checking && !blocked) onConnect(trimmed);
+          if (trimmed !== '' && !checking && !blocked)
+            onConnect(trimmed, remember, name.trim() || defaultName);
         }}
       >
         <h1>{t('title')}</h1>
@@ -64,6 +86,29 @@ export function ConnectPage({ checking, problem, initialCode, onConnect }: Conne
           aria-describedby={message ? 'connect-problem' : undefined}
           required
         />
+        <label class="check remember">
+          <input
+            type="checkbox"
+            name="remember"
+            checked={remember}
+            onChange={(event) => setRemember(event.currentTarget.checked)}
+          />
+          {t('rememberDevice')}
+        </label>
+        {remember && (
+          <>
+            <label for="device-name">{t('deviceNameLabel')}</label>
+            <input
+              id="device-name"
+              name="device-name"
+              value={name}
+              maxLength={MAX_DEVICE_NAME}
+              onInput={(event) => setName(event.currentTarget.value)}
+              autocomplete="off"
+              dir="auto"
+            />
+          </>
+        )}
         {message && (
           <p id="connect-problem" class="connect-problem" role="alert">
             {message}
@@ -72,6 +117,11 @@ export function ConnectPage({ checking, problem, initialCode, onConnect }: Conne
         <button type="submit" class="primary" disabled={checking || blocked}>
           {t(checking ? 'connecting' : 'connect')}
         </button>
+        {onRetry && problem?.kind === 'unreachable' && (
+          <button type="button" class="link-button" onClick={onRetry} disabled={checking}>
+            {t('retry')}
+          </button>
+        )}
       </form>
     </main>
   );
@@ -90,6 +140,14 @@ function problemText(problem: ConnectProblem | null, t: Translate, secondsLeft: 
       return t('hostUnreachable', { detail: problem.detail });
     case 'rotated':
       return t('codeRotated');
+    case 'link_spent':
+      return t('linkSpent');
+    case 'link_expired':
+      return t('linkExpired');
+    case 'link_invalid':
+      return t('linkInvalid');
+    case 'forgotten':
+      return t('deviceForgotten');
     default: {
       const never: never = problem;
       return never;

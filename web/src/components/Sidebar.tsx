@@ -3,6 +3,7 @@ import type { Snapshot } from '../state/types';
 import { useWatching } from '../state/WatchingContext';
 import { ApprovalsPanel } from './ApprovalsPanel';
 import { ConversationList } from './ConversationList';
+import { DevicesPanel } from './DevicesPanel';
 import { Icon } from './Icon';
 import { ModelPicker } from './ModelPicker';
 import { NotificationsToggle } from './NotificationsToggle';
@@ -42,6 +43,7 @@ export function Sidebar({ snapshot, onNavigate, onClose, onDisconnect }: Sidebar
         <SettingsPanel settings={snapshot.settings} tools={snapshot.tools.list} />
       </fieldset>
       <NotificationsToggle />
+      <DevicesPanel />
       <button type="button" class="link-button disconnect" onClick={onDisconnect}>
         {t('disconnect')}
       </button>

@@ -1,5 +1,5 @@
 import { whenIdle } from '../render/whenIdle';
-import { CODE_KEY } from '../state/accessCode';
+import { DEVICE_KEY } from '../state/accessCode';
 
 /** The markdown renderer: marked, the token renderer, code blocks and math, in their own chunk. */
 export type MarkdownModule = typeof import('./MarkdownView');
@@ -26,8 +26,8 @@ export function markdownIfLoaded(): MarkdownModule | null {
 }
 
 /**
- * Requests the renderer ahead of need. A page opened with an access code (in the fragment, or
- * kept for this tab) goes straight to the conversation: the renderer is fetched at once,
+ * Requests the renderer ahead of need. A page opened with a code or pairing link (in the fragment),
+ * or by a paired browser, goes straight to the conversation: the renderer is fetched at once,
  * beside the state. The connection page alone does not need it: it is fetched once that page
  * has loaded, painted and gone idle, so it never competes with the first paint.
  */
@@ -43,9 +43,9 @@ export function preloadMarkdown(): void {
 }
 
 function opensConversation(): boolean {
-  if (/(?:^#|&)code=/.test(location.hash)) return true;
+  if (/(?:^#|&)(?:code|pair)=/.test(location.hash)) return true;
   try {
-    return sessionStorage.getItem(CODE_KEY) !== null;
+    return localStorage.getItem(DEVICE_KEY) !== null;
   } catch {
     return false;
   }

@@ -3,11 +3,13 @@ import {
   actionSchema,
   contract,
   DEFAULT_HEARTBEAT_MS,
+  isPublicRoute,
   isSensitiveAction,
   PROTOCOL_VERSION,
   type Snapshot,
 } from '@webbridge/contract';
 import { createMockActions } from './mockActions';
+import { createMockDevices } from './mockDevices';
 import { createMockEventStream, mockSnapshotEvent } from './mockEventStream';
 import { mockJson, mockProblem } from './mockProblem';
 import { MockRefusal, mockMismatch } from './mockRefusal';
@@ -57,6 +59,7 @@ export function createMockBackend(options: MockBackendOptions = {}): MockBackend
   const store = createMockStore((event) => events.write(event));
   const actions = createMockActions(store, wordDelay);
   const state = store.state;
+  const devices = createMockDevices();
 
   const routes: Record<string, (request: Request, url: URL) => Promise<Response> | Response> = {
     [`GET ${contract.locale.path}`]: () =>
@@ -112,7 +115,15 @@ export function createMockBackend(options: MockBackendOptions = {}): MockBackend
       if (!file) return mockProblem('not_found', 'Not found.');
       return new Response(file, { headers: { 'Content-Type': file.type } });
     },
+    [`POST ${contract.pair.path}`]: (request) => devices.pair(request),
+    [`GET ${contract.devices.path}`]: (request) => devices.list(request),
+    [`POST ${contract.forgetDevice.path}`]: (request) => devices.forget(request),
   };
+  const publicPaths = new Set<string>(
+    Object.values(contract)
+      .filter((route) => isPublicRoute(route))
+      .map((route) => route.path),
+  );
 
   return {
     state,
@@ -122,8 +133,7 @@ export function createMockBackend(options: MockBackendOptions = {}): MockBackend
       const url = new URL(request.url);
       const route = routes[`${request.method} ${url.pathname}`];
       if (!route) return mockProblem('not_found', 'No such route.');
-      const isPublic = url.pathname === contract.locale.path || url.pathname === contract.media.path;
-      const refused = isPublic ? undefined : authorised(request);
+      const refused = publicPaths.has(url.pathname) ? undefined : authorised(request);
       return refused ?? route(request, url);
     },
   };

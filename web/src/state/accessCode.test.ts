@@ -1,57 +1,71 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_KEY, type CodeEnvironment, forgetAccessCode, takeAccessCode } from './accessCode';
+import {
+  type CodeEnvironment,
+  DEVICE_KEY,
+  forgetSecrets,
+  keepDevice,
+  keptDevice,
+  takeLinkSecret,
+} from './accessCode';
 
-function environment(hash: string, stored: string | null = null) {
-  const storage = new Map<string, string>(stored === null ? [] : [[CODE_KEY, stored]]);
+function environment(hash: string, stored: Record<string, string> = {}) {
+  const local = new Map<string, string>(Object.entries(stored));
+  const session = new Map<string, string>([['webbridge.code', 'old-code']]);
   const replaced: string[] = [];
   const env: CodeEnvironment = {
     location: { hash, pathname: '/chat', search: '?x=1' },
     history: { replaceState: (_data, _unused, url) => replaced.push(url ?? '') },
-    sessionStorage: {
-      getItem: (key) => storage.get(key) ?? null,
-      setItem: (key, value) => void storage.set(key, value),
-      removeItem: (key) => void storage.delete(key),
+    localStorage: {
+      getItem: (key) => local.get(key) ?? null,
+      setItem: (key, value) => void local.set(key, value),
+      removeItem: (key) => void local.delete(key),
     },
+    sessionStorage: { removeItem: (key) => void session.delete(key) },
   };
-  return { env, storage, replaced };
+  return { env, local, session, replaced };
 }
 
-describe('takeAccessCode', () => {
-  it('takes the code from the fragment, keeps it for the tab and removes it from the address bar', () => {
-    const { env, storage, replaced } = environment('#code=ab%20cd-12');
-    expect(takeAccessCode(env)).toBe('ab cd-12');
-    expect(storage.get(CODE_KEY)).toBe('ab cd-12');
+describe('takeLinkSecret', () => {
+  it('takes a pairing token from the fragment and removes it from the address bar, keeping nothing', () => {
+    const { env, local, session, replaced } = environment('#pair=Qm9-x_1');
+    expect(takeLinkSecret(env)).toEqual({ kind: 'pair', token: 'Qm9-x_1' });
     expect(replaced).toEqual(['/chat?x=1']);
+    expect(local.size).toBe(0);
+    // A code an older page kept for its tab is dropped on the first load.
+    expect(session.size).toBe(0);
   });
 
-  it('finds the code among other fragment parameters', () => {
-    const { env } = environment('#lang=fr&code=xyz');
-    expect(takeAccessCode(env)).toBe('xyz');
-  });
-
-  it('falls back to the code kept for the tab, and leaves the address bar alone', () => {
-    const { env, replaced } = environment('', 'kept-code');
-    expect(takeAccessCode(env)).toBe('kept-code');
-    expect(replaced).toEqual([]);
-  });
-
-  it('prefers a new code in the fragment over the kept one', () => {
-    const { env, storage } = environment('#code=new', 'old');
-    expect(takeAccessCode(env)).toBe('new');
-    expect(storage.get(CODE_KEY)).toBe('new');
-  });
-
-  it('removes an empty code from the address bar without keeping it', () => {
-    const { env, storage, replaced } = environment('#code=');
-    expect(takeAccessCode(env)).toBeNull();
-    expect(storage.size).toBe(0);
+  it('takes a code from the fragment, decoded, among other parameters', () => {
+    const { env, replaced } = environment('#lang=fr&code=ab%20cd-12');
+    expect(takeLinkSecret(env)).toEqual({ kind: 'code', code: 'ab cd-12' });
     expect(replaced).toHaveLength(1);
   });
 
-  it('forgets the code', () => {
-    const { env, storage } = environment('', 'kept');
-    forgetAccessCode(env);
-    expect(storage.size).toBe(0);
-    expect(takeAccessCode(env)).toBeNull();
+  it('leaves an address without a secret alone, and removes an empty one', () => {
+    const none = environment('#lang=fr');
+    expect(takeLinkSecret(none.env)).toBeNull();
+    expect(none.replaced).toEqual([]);
+    const empty = environment('#pair=');
+    expect(takeLinkSecret(empty.env)).toBeNull();
+    expect(empty.replaced).toHaveLength(1);
+  });
+});
+
+describe('the kept device', () => {
+  it('is kept in localStorage, read back, and forgotten with every other secret', () => {
+    const { env, local, session } = environment('');
+    expect(keptDevice(env)).toBeNull();
+    keepDevice(env, { credential: 'id.secret', deviceId: 'id' });
+    expect(JSON.parse(local.get(DEVICE_KEY) ?? '')).toEqual({ credential: 'id.secret', deviceId: 'id' });
+    expect(keptDevice(env)).toEqual({ credential: 'id.secret', deviceId: 'id' });
+    forgetSecrets(env);
+    expect(keptDevice(env)).toBeNull();
+    expect(local.size).toBe(0);
+    expect(session.size).toBe(0);
+  });
+
+  it('treats a damaged entry as not paired', () => {
+    expect(keptDevice(environment('', { [DEVICE_KEY]: '{not json' }).env)).toBeNull();
+    expect(keptDevice(environment('', { [DEVICE_KEY]: '{"credential":1}' }).env)).toBeNull();
   });
 });

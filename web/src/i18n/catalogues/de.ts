@@ -163,6 +163,33 @@ export const de: Catalogue = {
   notifyReplyTitle: 'Antwort fertig',
   notifyApprovalTitle: 'Freigabe wartet',
   notifyApprovalBody: '{tool} möchte: {summary}',
+
+  // Pairing and devices
+  pairTitle: 'Dieses Gerät koppeln',
+  pairPrompt:
+    'Dieser einmalige Link koppelt diesen Browser mit dem Host. Danach verbindet er sich von selbst, ohne Code.',
+  deviceNameLabel: 'Gerätename',
+  pairButton: 'Koppeln',
+  pairing: 'Kopple …',
+  typeCodeInstead: 'Stattdessen den Code eingeben',
+  rememberDevice: 'Dieses Gerät merken',
+  linkSpent:
+    'Dieser Kopplungslink wurde schon benutzt. Gib stattdessen den Zugangscode ein oder lass dir am Host einen neuen Link zeigen.',
+  linkExpired:
+    'Dieser Kopplungslink ist abgelaufen. Gib stattdessen den Zugangscode ein oder lass dir am Host einen neuen Link zeigen.',
+  linkInvalid: 'Dieser Kopplungslink ist ungültig. Gib stattdessen den Zugangscode ein.',
+  deviceForgotten:
+    'Dieses Gerät ist nicht mehr gekoppelt (es wurde entfernt, oder der Code hat sich geändert). Gib den Zugangscode ein.',
+  retry: 'Erneut versuchen',
+  devices: 'Geräte',
+  thisDevice: 'Dieses Gerät: {name}',
+  notPaired: 'Dieser Browser ist mit einem Code verbunden, nicht gekoppelt.',
+  noOtherDevices: 'Keine anderen gekoppelten Geräte.',
+  deviceWatching: 'nur zusehen',
+  lastSeen: 'Zuletzt gesehen {date}',
+  forgetDevice: 'Entfernen',
+  forgetDeviceLabel: '{name} entfernen',
+  devicesFailed: 'Die Geräte konnten nicht geladen werden.',
   // Push and approvals across devices
   decidedAllowDevice: 'Erlaubt auf {device} um {time}',
   decidedDenyDevice: 'Abgelehnt auf {device} um {time}',

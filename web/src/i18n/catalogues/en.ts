@@ -172,6 +172,32 @@ export const en = {
   notifyReplyTitle: 'Reply finished',
   notifyApprovalTitle: 'Approval waiting',
   notifyApprovalBody: '{tool} wants to: {summary}',
+
+  // Pairing and devices
+  pairTitle: 'Pair this device',
+  pairPrompt:
+    'This one-time link pairs this browser with the host. Afterwards it reconnects by itself, without the code.',
+  deviceNameLabel: 'Device name',
+  pairButton: 'Pair',
+  pairing: 'Pairing…',
+  typeCodeInstead: 'Type the code instead',
+  rememberDevice: 'Remember this device',
+  linkSpent:
+    'This pairing link was already used. Type the access code instead, or show a new link on the host.',
+  linkExpired: 'This pairing link has expired. Type the access code instead, or show a new link on the host.',
+  linkInvalid: 'This pairing link is not valid. Type the access code instead.',
+  deviceForgotten:
+    'This device is no longer paired (it was forgotten, or the code changed). Enter the access code.',
+  retry: 'Try again',
+  devices: 'Devices',
+  thisDevice: 'This device: {name}',
+  notPaired: 'This browser is connected with a code, not paired.',
+  noOtherDevices: 'No other paired devices.',
+  deviceWatching: 'watch only',
+  lastSeen: 'Last seen {date}',
+  forgetDevice: 'Forget',
+  forgetDeviceLabel: 'Forget {name}',
+  devicesFailed: 'The devices could not be loaded.',
   // Push and approvals across devices
   decidedAllowDevice: 'Allowed on {device} at {time}',
   decidedDenyDevice: 'Denied on {device} at {time}',

@@ -162,6 +162,33 @@ export const es: Catalogue = {
   notifyReplyTitle: 'Respuesta terminada',
   notifyApprovalTitle: 'Aprobación pendiente',
   notifyApprovalBody: '{tool} quiere: {summary}',
+
+  // Pairing and devices
+  pairTitle: 'Vincular este dispositivo',
+  pairPrompt:
+    'Este enlace de un solo uso vincula este navegador con el host. Después se reconecta solo, sin el código.',
+  deviceNameLabel: 'Nombre del dispositivo',
+  pairButton: 'Vincular',
+  pairing: 'Vinculando…',
+  typeCodeInstead: 'Escribir el código en su lugar',
+  rememberDevice: 'Recordar este dispositivo',
+  linkSpent:
+    'Este enlace de vinculación ya se usó. Escribe el código de acceso o muestra un enlace nuevo en el host.',
+  linkExpired:
+    'Este enlace de vinculación ha caducado. Escribe el código de acceso o muestra un enlace nuevo en el host.',
+  linkInvalid: 'Este enlace de vinculación no es válido. Escribe el código de acceso.',
+  deviceForgotten:
+    'Este dispositivo ya no está vinculado (se olvidó o cambió el código). Introduce el código de acceso.',
+  retry: 'Reintentar',
+  devices: 'Dispositivos',
+  thisDevice: 'Este dispositivo: {name}',
+  notPaired: 'Este navegador está conectado con un código, no vinculado.',
+  noOtherDevices: 'No hay otros dispositivos vinculados.',
+  deviceWatching: 'solo ver',
+  lastSeen: 'Visto por última vez {date}',
+  forgetDevice: 'Olvidar',
+  forgetDeviceLabel: 'Olvidar {name}',
+  devicesFailed: 'No se pudieron cargar los dispositivos.',
   // Push and approvals across devices
   decidedAllowDevice: 'Permitido en {device} a las {time}',
   decidedDenyDevice: 'Denegado en {device} a las {time}',

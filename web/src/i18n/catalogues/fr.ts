@@ -163,6 +163,33 @@ export const fr: Catalogue = {
   notifyReplyTitle: 'Réponse terminée',
   notifyApprovalTitle: 'Autorisation en attente',
   notifyApprovalBody: '{tool} veut : {summary}',
+
+  // Pairing and devices
+  pairTitle: 'Associer cet appareil',
+  pairPrompt:
+    'Ce lien à usage unique associe ce navigateur à l’hôte. Ensuite, il se reconnecte seul, sans le code.',
+  deviceNameLabel: 'Nom de l’appareil',
+  pairButton: 'Associer',
+  pairing: 'Association…',
+  typeCodeInstead: 'Saisir le code à la place',
+  rememberDevice: 'Se souvenir de cet appareil',
+  linkSpent:
+    'Ce lien d’association a déjà servi. Saisissez le code d’accès, ou affichez un nouveau lien sur l’hôte.',
+  linkExpired:
+    'Ce lien d’association a expiré. Saisissez le code d’accès, ou affichez un nouveau lien sur l’hôte.',
+  linkInvalid: 'Ce lien d’association n’est pas valide. Saisissez le code d’accès.',
+  deviceForgotten:
+    'Cet appareil n’est plus associé (il a été oublié, ou le code a changé). Saisissez le code d’accès.',
+  retry: 'Réessayer',
+  devices: 'Appareils',
+  thisDevice: 'Cet appareil : {name}',
+  notPaired: 'Ce navigateur est connecté avec un code, pas associé.',
+  noOtherDevices: 'Aucun autre appareil associé.',
+  deviceWatching: 'lecture seule',
+  lastSeen: 'Vu pour la dernière fois {date}',
+  forgetDevice: 'Oublier',
+  forgetDeviceLabel: 'Oublier {name}',
+  devicesFailed: 'Impossible de charger les appareils.',
   // Push and approvals across devices
   decidedAllowDevice: 'Autorisé sur {device} à {time}',
   decidedDenyDevice: 'Refusé sur {device} à {time}',

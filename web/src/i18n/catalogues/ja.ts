@@ -162,6 +162,33 @@ export const ja: Catalogue = {
   notifyReplyTitle: '回答が完了しました',
   notifyApprovalTitle: '承認待ちがあります',
   notifyApprovalBody: '{tool} の実行内容：{summary}',
+
+  // Pairing and devices
+  pairTitle: 'このデバイスをペアリング',
+  pairPrompt:
+    'この一回限りのリンクで、このブラウザーをホストとペアリングします。以後はコードなしで自動的に再接続します。',
+  deviceNameLabel: 'デバイス名',
+  pairButton: 'ペアリング',
+  pairing: 'ペアリング中…',
+  typeCodeInstead: '代わりにコードを入力',
+  rememberDevice: 'このデバイスを記憶する',
+  linkSpent:
+    'このペアリングリンクはすでに使用されています。アクセスコードを入力するか、ホストで新しいリンクを表示してください。',
+  linkExpired:
+    'このペアリングリンクは期限切れです。アクセスコードを入力するか、ホストで新しいリンクを表示してください。',
+  linkInvalid: 'このペアリングリンクは無効です。アクセスコードを入力してください。',
+  deviceForgotten:
+    'このデバイスはペアリングされていません（削除されたか、コードが変更されました）。アクセスコードを入力してください。',
+  retry: '再試行',
+  devices: 'デバイス',
+  thisDevice: 'このデバイス: {name}',
+  notPaired: 'このブラウザーはコードで接続されており、ペアリングされていません。',
+  noOtherDevices: 'ほかにペアリングされたデバイスはありません。',
+  deviceWatching: '閲覧のみ',
+  lastSeen: '最終接続 {date}',
+  forgetDevice: '削除',
+  forgetDeviceLabel: '{name} を削除',
+  devicesFailed: 'デバイスを読み込めませんでした。',
   // Push and approvals across devices
   decidedAllowDevice: '{time} に {device} で許可',
   decidedDenyDevice: '{time} に {device} で拒否',

@@ -162,6 +162,32 @@ export const ptBR: Catalogue = {
   notifyReplyTitle: 'Resposta concluída',
   notifyApprovalTitle: 'Aprovação aguardando',
   notifyApprovalBody: '{tool} quer: {summary}',
+
+  // Pairing and devices
+  pairTitle: 'Parear este dispositivo',
+  pairPrompt:
+    'Este link de uso único pareia este navegador com o host. Depois ele se reconecta sozinho, sem o código.',
+  deviceNameLabel: 'Nome do dispositivo',
+  pairButton: 'Parear',
+  pairing: 'Pareando…',
+  typeCodeInstead: 'Digitar o código em vez disso',
+  rememberDevice: 'Lembrar este dispositivo',
+  linkSpent:
+    'Este link de pareamento já foi usado. Digite o código de acesso ou mostre um novo link no host.',
+  linkExpired: 'Este link de pareamento expirou. Digite o código de acesso ou mostre um novo link no host.',
+  linkInvalid: 'Este link de pareamento não é válido. Digite o código de acesso.',
+  deviceForgotten:
+    'Este dispositivo não está mais pareado (foi esquecido ou o código mudou). Digite o código de acesso.',
+  retry: 'Tentar de novo',
+  devices: 'Dispositivos',
+  thisDevice: 'Este dispositivo: {name}',
+  notPaired: 'Este navegador está conectado com um código, não pareado.',
+  noOtherDevices: 'Nenhum outro dispositivo pareado.',
+  deviceWatching: 'só assistir',
+  lastSeen: 'Visto por último {date}',
+  forgetDevice: 'Esquecer',
+  forgetDeviceLabel: 'Esquecer {name}',
+  devicesFailed: 'Não foi possível carregar os dispositivos.',
   // Push and approvals across devices
   decidedAllowDevice: 'Permitido em {device} às {time}',
   decidedDenyDevice: 'Negado em {device} às {time}',

@@ -1,0 +1,61 @@
+import type { DeviceStore, StoredDevice } from '@webbridge/server';
+import type { Statement } from 'better-sqlite3';
+import type { HostStore } from './HostStore';
+
+/** A row of `devices`. */
+interface DeviceRow {
+  readonly id: string;
+  readonly name: string;
+  readonly role: 'control' | 'view';
+  readonly secret_hash: string;
+  readonly first_seen: number;
+  readonly last_seen: number;
+}
+
+/**
+ * The bridge's paired devices in the host's SQLite file (table `devices`), so phones stay paired
+ * across restarts. Only the hash of each credential's secret is stored. Writes join the store's
+ * group commit of the current turn (`HostStore.transaction`), like every other write.
+ */
+export class DeviceTable implements DeviceStore {
+  private readonly all: Statement;
+  private readonly insertRow: Statement;
+  private readonly touchRow: Statement;
+  private readonly removeRow: Statement;
+
+  constructor(private readonly store: HostStore) {
+    const { db } = store;
+    this.all = db.prepare('SELECT * FROM devices ORDER BY first_seen, rowid');
+    this.insertRow = db.prepare(
+      'INSERT INTO devices (id, name, role, secret_hash, first_seen, last_seen) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.touchRow = db.prepare('UPDATE devices SET last_seen = ? WHERE id = ?');
+    this.removeRow = db.prepare('DELETE FROM devices WHERE id = ?');
+  }
+
+  load(): StoredDevice[] {
+    return (this.all.all() as DeviceRow[]).map((row) => ({
+      id: row.id,
+      name: row.name,
+      role: row.role,
+      secretHash: row.secret_hash,
+      firstSeen: row.first_seen,
+      lastSeen: row.last_seen,
+    }));
+  }
+
+  insert(device: StoredDevice): void {
+    const { id, name, role, secretHash, firstSeen, lastSeen } = device;
+    this.store.transaction(() => this.insertRow.run(id, name, role, secretHash, firstSeen, lastSeen));
+  }
+
+  touch(id: string, lastSeen: number): void {
+    this.store.transaction(() => this.touchRow.run(lastSeen, id));
+  }
+
+  remove(ids: readonly string[]): void {
+    this.store.transaction(() => {
+      for (const id of ids) this.removeRow.run(id);
+    });
+  }
+}

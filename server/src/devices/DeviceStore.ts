@@ -1,0 +1,31 @@
+import type { AccessLevel } from '@webbridge/contract';
+
+/** A paired device as a host keeps it: its credential only as a hash. */
+export interface StoredDevice {
+  readonly id: string;
+  readonly name: string;
+  readonly role: AccessLevel;
+  /** SHA-256 of the credential's secret part, hex. The credential itself is never kept. */
+  readonly secretHash: string;
+  /** When it was paired (epoch milliseconds). */
+  readonly firstSeen: number;
+  /** When it last presented its credential (epoch milliseconds, kept to the minute). */
+  readonly lastSeen: number;
+}
+
+/**
+ * Where a host keeps its paired devices: the reference host in its SQLite file
+ * (host/src/db/DeviceTable.ts), an embedding without a database in memory
+ * (`MemoryDeviceStore`, the default). The bridge reads it once when it is built and then writes
+ * every change through it; it holds no other state of the host's.
+ */
+export interface DeviceStore {
+  /** Every device kept, in pairing order. */
+  load(): StoredDevice[];
+  /** Keeps a newly paired device. */
+  insert(device: StoredDevice): void;
+  /** Records when a device was last seen. */
+  touch(id: string, lastSeen: number): void;
+  /** Forgets these devices (unknown ids are ignored). */
+  remove(ids: readonly string[]): void;
+}

@@ -1,0 +1,135 @@
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AccessLevel, Device } from '@webbridge/contract';
+import type { DeviceStore, StoredDevice } from './DeviceStore';
+
+/** How often a device's last-seen time is written through: at most once a minute per device. */
+const SEEN_RESOLUTION_MS = 60_000;
+
+/** The device a credential belongs to, as the guards hand it on. */
+export interface VerifiedDevice {
+  readonly id: string;
+  readonly name: string;
+  readonly role: AccessLevel;
+}
+
+/** Told of every device that was forgotten (by the console, a page, or a rotation). */
+export type ForgetListener = (device: Device) => void;
+
+function digestHex(secret: string): string {
+  return hash('sha256', secret, 'hex');
+}
+
+/** Compared when the id names no device, so an unknown id takes as long as a wrong secret. */
+const DUMMY_HASH = digestHex('no such device');
+
+function publicView(device: StoredDevice): Device {
+  const { secretHash: _hidden, ...rest } = device;
+  return rest;
+}
+
+/**
+ * The paired devices of a bridge: pairing makes a credential `<id>.<secret>` (a 72-bit id to
+ * find the device, a 256-bit secret to prove it) of which the store keeps only the secret's
+ * SHA-256. Verifying hashes what was presented and compares it with the kept hash in constant
+ * time (a compare also runs when the id is unknown). Listed and forgotten by id; whoever needs
+ * to react to a forgotten device (close its streams, drop its push subscription) listens with
+ * {@link onForget}.
+ */
+export class Devices {
+  private readonly byId = new Map<string, StoredDevice>();
+  /** When each device was last seen (kept apart, so a request allocates nothing). */
+  private readonly seenAt = new Map<string, number>();
+  /** When each device's last-seen time was last written through to the store. */
+  private readonly written = new Map<string, number>();
+  private readonly listeners = new Set<ForgetListener>();
+
+  constructor(
+    private readonly store: DeviceStore,
+    private readonly now: () => number = Date.now,
+  ) {
+    for (const device of store.load()) {
+      this.byId.set(device.id, device);
+      this.seenAt.set(device.id, device.lastSeen);
+      this.written.set(device.id, device.lastSeen);
+    }
+  }
+
+  /** Pairs a new device: its credential (shown once, kept nowhere) and what the list shows. */
+  pair(name: string, role: AccessLevel): { credential: string; device: Device } {
+    const id = randomBytes(9).toString('base64url');
+    const secret = randomBytes(32).toString('base64url');
+    const time = this.now();
+    const stored: StoredDevice = {
+      id,
+      name,
+      role,
+      secretHash: digestHex(secret),
+      firstSeen: time,
+      lastSeen: time,
+    };
+    this.store.insert(stored);
+    this.byId.set(id, stored);
+    this.seenAt.set(id, time);
+    this.written.set(id, time);
+    return { credential: `${id}.${secret}`, device: publicView(stored) };
+  }
+
+  /**
+   * The device a presented credential belongs to, or undefined. Records that the device was
+   * seen (written through at most once a minute, so a request does not cost a disk write).
+   */
+  verify(presented: string): VerifiedDevice | undefined {
+    const dot = presented.indexOf('.');
+    const id = dot > 0 ? presented.slice(0, dot) : '';
+    const device = this.byId.get(id);
+    const candidate = Buffer.from(digestHex(presented.slice(dot + 1)), 'hex');
+    const expected = Buffer.from(device?.secretHash ?? DUMMY_HASH, 'hex');
+    if (!timingSafeEqual(candidate, expected) || device === undefined) return undefined;
+    this.seen(device);
+    return { id: device.id, name: device.name, role: device.role };
+  }
+
+  /** Every paired device, in pairing order. */
+  list(): Device[] {
+    return [...this.byId.values()].map((device) => ({
+      ...publicView(device),
+      lastSeen: this.seenAt.get(device.id) ?? device.lastSeen,
+    }));
+  }
+
+  /** Forgets one device; undefined when there is none of that id. */
+  forget(id: string): Device | undefined {
+    return this.forgetWhere((device) => device.id === id)[0];
+  }
+
+  /** Forgets every device `predicate` selects (a rotation: all, or the view devices). */
+  forgetWhere(predicate: (device: Device) => boolean): Device[] {
+    const gone = this.list().filter(predicate);
+    if (gone.length === 0) return gone;
+    this.store.remove(gone.map((device) => device.id));
+    for (const device of gone) {
+      this.byId.delete(device.id);
+      this.seenAt.delete(device.id);
+      this.written.delete(device.id);
+    }
+    for (const device of gone) for (const listener of this.listeners) listener(device);
+    return gone;
+  }
+
+  /**
+   * Calls `listener` with every device forgotten from now on, after its credential stopped
+   * working. Returns the function that stops listening.
+   */
+  onForget(listener: ForgetListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private seen(device: StoredDevice): void {
+    const time = this.now();
+    this.seenAt.set(device.id, time);
+    if (time - (this.written.get(device.id) ?? 0) < SEEN_RESOLUTION_MS) return;
+    this.written.set(device.id, time);
+    this.store.touch(device.id, time);
+  }
+}

@@ -1,0 +1,45 @@
+import { contract, forgetDeviceRequestSchema } from '@webbridge/contract';
+import type { Context } from 'hono';
+import type { Devices } from '../devices/Devices';
+import type { BridgeEnv } from '../env';
+import { BridgeError } from '../errors/BridgeError';
+import { headerCheck } from '../guards/contractHeaders';
+import { headOf, incomingOf } from '../guards/RequestHead';
+import { readIncoming, readJsonBody } from './readJsonBody';
+import { respond } from './respond';
+
+/** GET /api/devices: every paired device, and which one is asking (null for a code). */
+export function devicesRoute(devices: Devices) {
+  const checkHeaders = headerCheck(contract.devices);
+  return (c: Context<BridgeEnv>) => {
+    checkHeaders(headOf(c));
+    const current = c.get('device')?.id ?? null;
+    return respond(c, contract.devices, { status: 200, body: { devices: devices.list(), current } });
+  };
+}
+
+/**
+ * POST /api/devices/forget: forgets a device through `forget` (which also ends its streams and
+ * revokes media ids). The access code and control devices may forget any device; a view code
+ * or view device only itself (Disconnect), anything else is 403 `view_only`. Unknown: 404.
+ */
+export function forgetDeviceRoute(forget: (id: string) => boolean) {
+  const checkHeaders = headerCheck(contract.forgetDevice);
+  return async (c: Context<BridgeEnv>) => {
+    const head = headOf(c);
+    checkHeaders(head);
+    const incoming = incomingOf(c);
+    const read = incoming ? (max: number) => readIncoming(incoming, max) : () => c.req.text();
+    const parsed = forgetDeviceRequestSchema.safeParse(await readJsonBody(head, 1024, read));
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
+      throw new BridgeError('invalid_request', 'Send { deviceId }.', { issues });
+    }
+    const { deviceId } = parsed.data;
+    if (c.get('access') !== 'control' && c.get('device')?.id !== deviceId) {
+      throw new BridgeError('view_only', 'A watching device may forget only itself.');
+    }
+    if (!forget(deviceId)) throw new BridgeError('not_found', 'There is no paired device with that id.');
+    return respond(c, contract.forgetDevice, { status: 200, body: { forgotten: deviceId } });
+  };
+}
