@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { useBackgroundNotices } from '../pwa/useBackgroundNotices';
+import { useOpenFromPush } from '../pwa/useOpenFromPush';
 import { useStoreState } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
 import { useWatching } from '../state/WatchingContext';
@@ -26,6 +27,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   const theme = snapshot?.settings.theme ?? 'system';
   const running = snapshot !== null && snapshot.conversations.run.state !== 'idle';
   useBackgroundNotices(snapshot);
+  useOpenFromPush(session, snapshot !== null);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
