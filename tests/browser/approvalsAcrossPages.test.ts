@@ -41,7 +41,12 @@ describe('approvals that agree across two pages', () => {
     await cardA.getByRole('button', { name: 'Allow' }).click();
     const lineA = a.page.locator('.message-tool .decision');
     await lineA.waitFor();
-    expect(await lineA.textContent()).toMatch(/^Allowed with the access code at \d{1,2}:\d{2}/);
+    // Each page paired itself on opening (the code in the link, "remember this device" on).
+    const device = (await getState(h)).conversations.messages.find((m) => m.role === 'tool')?.tool?.decided
+      ?.by;
+    expect(device?.kind).toBe('device');
+    const name = device?.kind === 'device' ? device.name : '';
+    expect(await lineA.textContent()).toMatch(new RegExp(`^Allowed on ${name} at \\d{1,2}:\\d{2}`));
     expect(await a.page.locator('.message-assistant .decision').last().textContent()).toBe(
       await lineA.textContent(),
     );
@@ -54,7 +59,7 @@ describe('approvals that agree across two pages', () => {
     await lineB.waitFor({ timeout: 2000 });
     expect(await lineB.textContent()).toBe(await lineA.textContent());
     expect(await cardB.getByRole('button', { name: 'Deny' }).count()).toBe(0);
-    expect(await b.page.locator('.notice').textContent()).toContain('already allowed with the access code');
+    expect(await b.page.locator('.notice').textContent()).toContain(`already allowed on ${name}`);
     await shot(b.page, 'approval-stale-answer');
     // Nothing was denied: the host still has the first answer.
     const after = await getState(h);

@@ -187,6 +187,26 @@ describe('Web Push from the host', () => {
     await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(second, 'deny'));
   });
 
+  it('pushes a finished reply to a device that chose replies, and no approval to it', async () => {
+    const watch: ActionOrigin = { device: { id: 'dev-watch', name: 'Watch' } };
+    const wrist = await service.subscribe(h.host.push!.vapid.publicKey);
+    await asDevice(watch, {
+      action: 'subscribePush',
+      subscription: { endpoint: wrist.endpoint, keys: wrist.keys },
+      choices: { approvals: false, replies: true },
+    });
+    const state = await getState(h);
+    await postAction(h, { action: 'send', text: 'tell me when done', ...guardOf(state) });
+    const [reply] = await pushed(wrist, 1);
+    expect(reply).toMatchObject({ kind: 'reply', outcome: 'finished', conversationId: state.conversationId });
+    const approvalId = await askApproval('not-for-the-watch.md');
+    await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
+    // Approvals are not this device's choice.
+    const all = (await service.messages(wrist)).map((text) => pushPayloadSchema.parse(JSON.parse(text)).kind);
+    expect(all).not.toContain('approval');
+    await asDevice(watch, { action: 'unsubscribePush' });
+  });
+
   it('removes a subscription the push service says is gone (410)', async () => {
     const phone = await service.subscribe(h.host.push!.vapid.publicKey);
     await asDevice(pixel, subscribeAction(phone));
