@@ -153,6 +153,30 @@ describe('push notifications in the service worker (Chromium)', () => {
         : undefined;
     });
     expect(replaced.filter((n) => n.tag === payload.tag)).toHaveLength(1);
+
+    // A stale notification (its token spent): Deny changes nothing and opens the app at it.
+    await page.evaluate(
+      "window.opened = []; navigator.serviceWorker.addEventListener('message', (e) => window.opened.push(e.data))",
+    );
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: h.url,
+      registrationId: registration,
+      data: text,
+    });
+    await waitFor(async () =>
+      (await shown(page)).some((n) => n.title === 'Approval waiting') ? true : undefined,
+    );
+    await tap(worker, payload.tag, 'deny');
+    const opened = await waitFor(async () => {
+      const messages = (await page.evaluate('window.opened')) as unknown[];
+      return messages.length > 0 ? messages : undefined;
+    });
+    expect(opened).toEqual([
+      { type: 'webbridge:open', approval: payload.approvalId, conversation: payload.conversationId },
+    ]);
+    expect(
+      (await getState(h)).conversations.messages.find((m) => m.role === 'tool')?.tool?.decided?.decision,
+    ).toBe('allow');
     expect(problems).toEqual([]);
     await context.close();
   });

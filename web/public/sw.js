@@ -223,24 +223,19 @@ async function openApp(target) {
   return self.clients.openWindow(url);
 }
 
-/** Answers an approval with its token, as the device it was pushed to; opens the app when that fails. */
+/**
+ * Answers an approval with its token, as the device it was pushed to. On success the host's own
+ * replacement ("Allowed on Pixel 7 at 10:14") follows as a push; when the token no longer works
+ * (answered elsewhere, a host restart) or the host cannot be reached, the app opens at it.
+ */
 async function decideFromNotification(payload, decision) {
-  const strings = await pushStrings();
   try {
     const response = await fetch('/api/push/decide', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ token: payload.token, decision }),
     });
-    if (response.ok) {
-      // The host's own replacement follows; this one shows at once.
-      return self.registration.showNotification(decision === 'allow' ? strings.allow : strings.deny, {
-        body: payload.tool,
-        tag: payload.tag,
-        icon: ICON,
-        data: { kind: 'answered', approvalId: payload.approvalId },
-      });
-    }
+    if (response.ok) return undefined;
   } catch {
     // No host: the app shows where things stand once it can reach it.
   }
