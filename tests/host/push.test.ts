@@ -1,4 +1,7 @@
+import { once } from 'node:events';
 import { readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Action, type ActionOf, type PushPayload, pushPayloadSchema } from '@webbridge/contract';
 import type { ActionOrigin } from '@webbridge/server';
@@ -217,6 +220,33 @@ describe('Web Push from the host', () => {
     );
     expect(reports.some((r) => r.deviceId === 'dev-pixel' && r.kind === 'gone')).toBe(true);
     await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
+  });
+
+  it('never follows a push service that redirects (refused, not retried)', async () => {
+    const target = await service.subscribe(h.host.push!.vapid.publicKey);
+    let hits = 0;
+    const redirector = createServer((request, response) => {
+      hits++;
+      request.resume();
+      response.writeHead(301, { Location: target.endpoint }).end();
+    });
+    redirector.listen(0, '127.0.0.1');
+    await once(redirector, 'listening');
+    const { port } = redirector.address() as AddressInfo;
+    const kiosk: ActionOrigin = { device: { id: 'dev-kiosk', name: 'Kiosk' } };
+    await asDevice(kiosk, {
+      action: 'subscribePush',
+      subscription: { endpoint: `http://127.0.0.1:${port}/push/x`, keys: target.keys },
+      choices: { approvals: true, replies: false },
+    });
+    const approvalId = await askApproval('redirected.md');
+    const report = await waitFor(() => reports.find((r) => r.deviceId === 'dev-kiosk'));
+    expect(report).toMatchObject({ kind: 'refused', attempts: 1 });
+    expect(hits).toBe(1);
+    expect(await service.messages(target)).toEqual([]);
+    await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
+    await asDevice(kiosk, { action: 'unsubscribePush' });
+    redirector.close();
   });
 
   it('retries an unreachable push service with backoff, then gives up, never holding the executor', async () => {

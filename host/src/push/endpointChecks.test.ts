@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkEndpoint } from './checkEndpoint';
 import { isPublicAddress } from './isPublicAddress';
-import { resolvePublic } from './resolvePublic';
+import { publicLookup, resolvePublic } from './resolvePublic';
 
 describe('push endpoints must be public https: URLs (SSRF)', () => {
   it('tells public addresses from loopback, private, link-local, CGNAT, metadata and mapped ones', () => {
@@ -87,5 +87,23 @@ describe('push endpoints must be public https: URLs (SSRF)', () => {
     expect(() => checkEndpoint('https://192.168.1.2/notify/x', policy)).toThrow(/not a public address/);
     await expect(resolvePublic('127.0.0.1', undefined, policy)).resolves.toHaveLength(1);
     await expect(resolvePublic('127.0.0.1')).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("refuses on the push's own socket a name whose answer turned private after it was checked (rebinding)", async () => {
+    let answer = '93.184.216.34';
+    const lookup = publicLookup(async () => [{ address: answer, family: 4 }]);
+    const resolve = () =>
+      new Promise<{ error: Error | null; address: string }>((done) =>
+        lookup('push.example.com', { family: 0 }, (error, address) =>
+          done({ error, address: String(address) }),
+        ),
+      );
+    await expect(resolve()).resolves.toEqual({ error: null, address: '93.184.216.34' });
+    answer = '10.0.0.5';
+    const refused = await resolve();
+    expect(refused.error).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('10.0.0.5'),
+    });
   });
 });
