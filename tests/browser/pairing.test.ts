@@ -112,6 +112,26 @@ describe('pairing a browser in Chromium', () => {
     await context.close();
   });
 
+  it('a paired page whose host does not answer says so, keeps its credential and tries again', async () => {
+    const { page, context } = await openPage(browser, h.url, PHONE);
+    await page.getByLabel('Access code').fill(TEST_CODE);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await live(page);
+    // The page loads, but its check of the state cannot reach the host (Wi-Fi gone after load).
+    await page.route('**/api/state', (route) => route.abort('connectionrefused'));
+    await page.reload();
+    const alert = page.getByRole('alert');
+    await expect
+      .poll(async () => ((await alert.count()) > 0 ? await alert.textContent() : ''))
+      .toContain('did not answer');
+    expect(await keptDevice(page)).not.toBeNull();
+    await shot(page, 'phone-paired-host-unreachable');
+    await page.unroute('**/api/state');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await live(page);
+    await context.close();
+  });
+
   it('forgets a device from another page: its stream ends and it asks for the code again', async () => {
     const phone = await openPage(browser, h.url, DESKTOP);
     await phone.page.getByLabel('Access code').fill(TEST_CODE);

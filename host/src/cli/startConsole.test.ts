@@ -31,6 +31,7 @@ async function setup(dataDir = tempDir()) {
       code = next;
       host.bridge.setAccessCode(next);
     },
+    setViewCode: (next) => host.bridge.setViewCode(next),
     quit: () => quits++,
     input,
     output,
@@ -103,6 +104,22 @@ describe('console', () => {
     expect(output().split(code())).toHaveLength(2);
     expect(second).not.toContain(code());
     expect(output()).toContain(await terminalQr(connectUrl(host.url, second)));
+    close();
+  });
+
+  it('view prints a pairing link for a watching device; view off forgets the watching devices', async () => {
+    const { host, type, output, close } = await setup();
+    await type('view', /New view code[\s\S]*Scan to pair a watching device[\s\S]*#pair=\S+/);
+    const token = /#pair=(\S+)/.exec(output())?.[1] ?? '';
+    const response = await fetch(`${host.url}/api/pair`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token, name: 'Wall screen' }),
+    });
+    expect(response.status).toBe(200);
+    expect(host.bridge.devices.list().map((d) => [d.name, d.role])).toEqual([['Wall screen', 'view']]);
+    await type('view off', /watching devices forgotten/);
+    expect(host.bridge.devices.list()).toEqual([]);
     close();
   });
 
