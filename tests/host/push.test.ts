@@ -125,7 +125,7 @@ describe('Web Push from the host', () => {
       kind: 'approval',
       approvalId,
       tool: 'write_file',
-      tag: `a-${approvalId}`,
+      tag: `approval-${approvalId}`,
       summary: expect.stringContaining('notes/plan.md'),
     });
     if (toPhone?.kind !== 'approval' || toTablet?.kind !== 'approval') throw new Error('not approvals');
@@ -156,7 +156,7 @@ describe('Web Push from the host', () => {
       const [, replaced] = await pushed(subscription, 2);
       expect(replaced).toMatchObject({
         kind: 'answered',
-        tag: `a-${approvalId}`,
+        tag: `approval-${approvalId}`,
         decided: { decision: 'allow', by: { kind: 'device', name: 'Pixel 7' } },
       });
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Approval, Projection, PushPayload } from '@webbridge/contract';
 import type { ChatController } from '../controller/ChatController';
 import type { PushSubscriptionRow } from '../db/HostStore';
@@ -11,10 +12,18 @@ const APPROVAL_TTL_S = 3600;
 /** A reply's news is stale sooner. */
 const REPLY_TTL_S = 600;
 
-/** The notification tag (and RFC 8030 topic) of an approval: one notification per approval. */
+/**
+ * The notification tag of an approval: one notification per approval. The same tag as the
+ * page's own background notification (web/src/pwa/useBackgroundNotices.ts), so a page that
+ * notified before it froze and the push show one notification, not two.
+ */
 function approvalTag(approvalId: string): string {
-  // A topic is at most 32 base64url characters; approval ids are shorter.
-  return `a-${approvalId}`.slice(0, 32);
+  return `approval-${approvalId}`;
+}
+
+/** The RFC 8030 topic of a tag: at most 32 base64url characters, the same for the same tag. */
+function topicOf(tag: string): string {
+  return createHash('sha256').update(tag).digest('base64url').slice(0, 32);
 }
 
 /**
@@ -130,7 +139,8 @@ export class PushNotifier {
     const title = state.conversations.list.find((c) => c.id === state.conversationId)?.title ?? '';
     const payload: PushPayload = {
       kind: 'reply',
-      tag: `r-${state.conversationId}`.slice(0, 32),
+      // The page's own tag for a finished reply: the newest replaces the last.
+      tag: 'reply',
       outcome: reply.status === 'complete' ? 'finished' : 'failed',
       conversationId: state.conversationId,
       title: shortText(title),
@@ -150,7 +160,7 @@ export class PushNotifier {
       payload: JSON.stringify(payload),
       ttl,
       urgency: payload.kind === 'reply' ? 'normal' : 'high',
-      topic: payload.tag.replace(/[^A-Za-z0-9_-]/g, '_'),
+      topic: topicOf(payload.tag),
       stillWanted,
     };
     this.queue.enqueue(job);
