@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Action, type ActionOf, type PushPayload, pushPayloadSchema } from '@webbridge/contract';
+import type { ModelProvider } from '@webbridge/host';
 import type { ActionOrigin } from '@webbridge/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getState, guardOf, postAction, problemOf, waitFor } from '../support/api';
@@ -22,6 +23,17 @@ import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 const pixel: ActionOrigin = { device: { id: 'dev-pixel', name: 'Pixel 7' } };
 const ipad: ActionOrigin = { device: { id: 'dev-ipad', name: 'iPad' } };
 const SECRET = 'top-secret-file-contents-4417';
+
+/** A model that starts to answer and then fails: a reply that failed. */
+const failingModel: ModelProvider = {
+  id: 'failing',
+  models: [{ id: 'failing-model', name: 'Failing', provider: 'failing' }],
+  followsToolResults: false,
+  async *stream() {
+    yield { type: 'text', text: 'Starting…' };
+    throw new Error('the model went away');
+  },
+};
 
 let h: TestHost;
 let service: LocalPushService;
@@ -208,6 +220,43 @@ describe('Web Push from the host', () => {
     const all = (await service.messages(wrist)).map((text) => pushPayloadSchema.parse(JSON.parse(text)).kind);
     expect(all).not.toContain('approval');
     await asDevice(watch, { action: 'unsubscribePush' });
+  });
+
+  it('pushes a reply that failed', async () => {
+    const failing = await startTestHost({
+      providers: [failingModel],
+      push: { endpointPolicy: { unsafeAllowLoopbackForTests: true } },
+    });
+    try {
+      const wrist = await service.subscribe(failing.host.push!.vapid.publicKey);
+      const adapter = failing.host.adapter;
+      const watch: ActionOrigin = { device: { id: 'dev-watch', name: 'Watch' } };
+      await adapter.runOnMain(() =>
+        adapter.actions.subscribePush(
+          {
+            action: 'subscribePush',
+            subscription: { endpoint: wrist.endpoint, keys: wrist.keys },
+            choices: { approvals: false, replies: true },
+          },
+          watch,
+        ),
+      );
+      const state = await getState(failing);
+      await postAction(failing, { action: 'model', modelId: 'failing-model', ...guardOf(state) });
+      await postAction(failing, {
+        action: 'send',
+        text: 'this one fails',
+        ...guardOf(await getState(failing)),
+      });
+      const [failed] = await pushed(wrist, 1);
+      expect(failed).toMatchObject({
+        kind: 'reply',
+        outcome: 'failed',
+        conversationId: state.conversationId,
+      });
+    } finally {
+      await failing.close(true);
+    }
   });
 
   it('removes a subscription the push service says is gone (410)', async () => {
