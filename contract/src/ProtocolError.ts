@@ -1,10 +1,13 @@
 import type { SessionIdentity } from './identity';
 import { ERROR_STATUS, ERROR_TITLE, type ErrorCode, type Problem, problemType } from './problem';
+import type { ApprovalDecision } from './snapshot';
 
 /** Extra members of a problem body, beside type/title/status/detail/code. */
 export interface ProblemExtras {
   readonly issues?: { path: (string | number)[]; message: string }[];
   readonly current?: SessionIdentity;
+  /** An `approve` that came too late: how the approval was answered. */
+  readonly decided?: ApprovalDecision & { readonly approvalId: string };
   /** Seconds, sent as `Retry-After` with 429. */
   readonly retryAfter?: number;
 }
@@ -62,6 +65,7 @@ export function problemBody(error: unknown): Problem {
   };
   if (known.extras.issues) body.issues = known.extras.issues;
   if (known.extras.current) body.current = known.extras.current;
+  if (known.extras.decided) body.decided = known.extras.decided;
   return body;
 }
 

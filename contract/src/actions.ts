@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fastParser } from './fastAccept';
 import { REQUIRED_GUARD_FIELDS, sessionGuardShape } from './identity';
 import { MAX_MESSAGE_TEXT } from './limits';
+import { pushChoicesSchema, pushSubscriptionSchema } from './push';
 import { attachmentSchema, mediaRefSchema, settingsSchema } from './snapshot';
 
 /** A client-chosen id that makes an action safe to retry: the same id returns the first result. */
@@ -49,6 +50,17 @@ export const actionSchema = z.discriminatedUnion('action', [
   plainAction('updateSettings', { settings: settingsSchema.partial().strict() }),
   plainAction('removeAttachment', { attachmentId: id }),
   plainAction('refreshMedia', { attachmentId: id }),
+  /** This device's push: the host's VAPID public key and whether (and for what) it is subscribed. */
+  plainAction('pushStatus', {}),
+  /** Subscribes this paired device to push (one subscription per device; a new one replaces it). */
+  plainAction('subscribePush', { subscription: pushSubscriptionSchema, choices: pushChoicesSchema }),
+  /** Ends this device's push subscription. */
+  plainAction('unsubscribePush', {}),
+  /**
+   * Whether this device's page is visible. A device whose page is visible and reported so within
+   * the last 45 s gets no push: it sees everything already. The page reports every 20 s while visible.
+   */
+  plainAction('reportPresence', { visible: z.boolean() }),
 ]);
 
 /** Any action a browser can post. */
@@ -109,6 +121,17 @@ export const actionResultSchemas = {
   updateSettings: z.object({ settings: settingsSchema }),
   removeAttachment: z.object({ attachmentId: z.string() }),
   refreshMedia: z.object({ attachmentId: z.string(), media: mediaRefSchema }),
+  pushStatus: z.object({
+    /** The host's VAPID public key (base64url): the page's `applicationServerKey`. */
+    publicKey: z.string(),
+    /** This device's choices while it is subscribed; null when it is not (or is no paired device). */
+    subscribed: pushChoicesSchema.nullable(),
+    /** Whether this request came from a paired device (only those can subscribe). */
+    paired: z.boolean(),
+  }),
+  subscribePush: z.object({ subscribed: pushChoicesSchema }),
+  unsubscribePush: z.object({ subscribed: z.null() }),
+  reportPresence: z.object({ visible: z.boolean() }),
 } satisfies { [N in ActionName]: z.ZodTypeAny };
 
 /** The result of the action with this name. */

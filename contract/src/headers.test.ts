@@ -5,10 +5,11 @@ import { headersOf, isPublicRoute } from './headers';
 import { contract } from './router';
 
 describe('request headers in the contract', () => {
-  it('marks exactly the locale, media and pair routes public; every other route declares authorization', () => {
+  it('marks exactly the locale, push-decision, media and pair routes public; every other route declares authorization', () => {
     const routes = Object.entries(contract);
     expect(routes.filter(([, route]) => isPublicRoute(route)).map(([name]) => name)).toEqual([
       'locale',
+      'pushDecide',
       'media',
       'pair',
     ]);

@@ -49,6 +49,8 @@ export const actionHeadersSchema = z.object({
   authorization: bearerHeaderSchema,
   'content-type': jsonContentTypeSchema,
 });
+/** POST /api/push/decide: JSON, and no Bearer (the approval token in the body is the credential). */
+export const pushDecideHeadersSchema = z.object({ 'content-type': jsonContentTypeSchema });
 export const eventsHeadersSchema = z.object({
   authorization: bearerHeaderSchema,
   'last-event-id': lastEventIdHeaderSchema,

@@ -108,14 +108,18 @@ export {
   sessionMismatchSchema,
   validationIssueSchema,
 } from './problem';
+export type { PushChoices, PushDecision, PushPayload, PushSubscriptionJson } from './push';
+export { pushChoicesSchema, pushDecisionSchema, pushPayloadSchema, pushSubscriptionSchema } from './push';
 export { MAX_MEDIA_ID, mediaQuerySchema, uploadQuerySchema } from './queries';
 export type { Contract } from './router';
 export { contract } from './router';
 export { parseJsonSafely, withoutForbiddenKeys } from './safeJson';
 export type {
   Approval,
+  ApprovalDecision,
   Attachment,
   ConversationSummary,
+  Decider,
   HostAttachment,
   HostMessage,
   McpServer,
@@ -134,9 +138,14 @@ export type {
   Workspace,
 } from './snapshot';
 export {
+  accessCodeDeciderSchema,
+  approvalDecisionSchema,
   approvalSchema,
   attachmentSchema,
   conversationSummarySchema,
+  deciderSchema,
+  deviceDeciderSchema,
+  hostDeciderSchema,
   hostMessageSchema,
   mcpServerSchema,
   mediaRefSchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sessionIdentitySchema } from './identity';
+import { approvalDecisionSchema } from './snapshot';
 
 /**
  * Every machine-readable error code of the protocol with its HTTP status.
@@ -80,6 +81,11 @@ export const problemSchema = z.object({
   issues: z.array(validationIssueSchema).optional(),
   /** Present on 409 `session_mismatch`: where a send would land now. */
   current: sessionIdentitySchema.optional(),
+  /**
+   * Present on 422 `not_applicable` to an `approve` whose approval was already answered: how,
+   * by whom and when, so a page that missed it can show what happened at once.
+   */
+  decided: approvalDecisionSchema.extend({ approvalId: z.string() }).optional(),
 });
 
 /** An error body as it travels on the wire. */

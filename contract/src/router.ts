@@ -1,5 +1,5 @@
 import { initContract } from '@ts-rest/core';
-import { actionResponseSchema, actionSchema, uploadResponseSchema } from './actions';
+import { actionResponseSchema, actionResultSchemas, actionSchema, uploadResponseSchema } from './actions';
 import {
   devicesResponseSchema,
   forgetDeviceRequestSchema,
@@ -12,11 +12,13 @@ import {
   actionHeadersSchema,
   eventsHeadersSchema,
   pairHeadersSchema,
+  pushDecideHeadersSchema,
   stateHeadersSchema,
   uploadHeadersSchema,
 } from './headers';
 import { localeSchema } from './locale';
 import { problemSchema, sessionMismatchSchema } from './problem';
+import { pushDecisionSchema } from './push';
 import { mediaQuerySchema, uploadQuerySchema } from './queries';
 import { snapshotSchema } from './snapshot';
 
@@ -91,6 +93,23 @@ export const contract = c.router(
         404: problemSchema,
         411: problemSchema,
         413: problemSchema,
+      },
+    },
+    pushDecide: {
+      method: 'POST',
+      path: '/api/push/decide',
+      summary:
+        'Answer one approval with the approval token of its push message (no Bearer: the token is the credential; single use, void once the approval is answered).',
+      metadata: { public: true } as const,
+      headers: pushDecideHeadersSchema,
+      body: pushDecisionSchema,
+      responses: {
+        200: actionResultSchemas.approve,
+        400: problemSchema,
+        404: problemSchema,
+        411: problemSchema,
+        413: problemSchema,
+        415: problemSchema,
       },
     },
     media: {

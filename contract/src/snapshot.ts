@@ -44,12 +44,41 @@ export const runStatusSchema = z.object({
 /** The run state of the current conversation. */
 export type RunStatus = z.infer<typeof runStatusSchema>;
 
+/**
+ * Who answered an approval: a paired device (by the name it was paired with), the host's own
+ * console (`host`), or a browser that presented the access code itself (`accessCode`).
+ */
+export const deciderSchema = z.discriminatedUnion('kind', [
+  /** A paired device, by the name it was paired with. */
+  z.object({ kind: z.literal('device'), name: z.string() }),
+  /** The host's own console. */
+  z.object({ kind: z.literal('host') }),
+  /** A browser that presented the access code itself. */
+  z.object({ kind: z.literal('accessCode') }),
+]);
+/** The members of {@link deciderSchema}, exported so the API document can name each one. */
+export const [deviceDeciderSchema, hostDeciderSchema, accessCodeDeciderSchema] = deciderSchema.options;
+/** Who answered an approval. */
+export type Decider = z.infer<typeof deciderSchema>;
+
+/** How an approval was answered, by whom and when: every device shows the same line. */
+export const approvalDecisionSchema = z.object({
+  decision: z.enum(['allow', 'deny']),
+  by: deciderSchema,
+  /** When it was answered (epoch milliseconds). */
+  at: z.number().int(),
+});
+/** How an approval was answered, by whom and when. */
+export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
+
 /** A tool invocation recorded on a message. */
 export const toolCallSchema = z.object({
   name: z.string(),
   /** The arguments as JSON text. */
   args: z.string(),
   approvalId: z.string().optional(),
+  /** Present once the call's approval was answered (on the call and on its result). */
+  decided: approvalDecisionSchema.optional(),
 });
 
 /** Builds the message schema over an attachment schema (host projection or wire). */

@@ -19,6 +19,7 @@ import { McpServers } from './mcp/McpServers';
 import type { McpLog, McpTuning } from './mcp/McpTuning';
 import { loadMcpConfig } from './mcp/mcpConfig';
 import type { ModelProvider } from './models/ModelProvider';
+import { HostPush, type HostPushOptions } from './push/HostPush';
 
 /** Options of {@link startHost}. */
 export interface StartHostOptions {
@@ -67,6 +68,11 @@ export interface StartHostOptions {
   readonly mcpTuning?: McpTuning;
   /** The page's language, served at /api/locale (BCP 47; unsupported → English). @default 'en' */
   readonly language?: string;
+  /**
+   * Web Push to the paired devices that subscribe (on unless `false`). Its options are for
+   * tests and benchmarks (a local push service, short retries); a person never sets them.
+   */
+  readonly push?: false | Omit<HostPushOptions, 'dataDir'>;
 }
 
 /** A host running in this process. */
@@ -76,6 +82,8 @@ export interface RunningHost {
   /** What this run's bridges remember across bridges; hand it to any further `createBridge`. */
   readonly memory: BridgeMemory;
   readonly controller: ChatController;
+  /** The host's Web Push, unless started without it. */
+  readonly push: HostPush | undefined;
   /** The MCP servers, when the config names any. */
   readonly mcp: McpServers | undefined;
   readonly address: ListeningAddress;
@@ -115,7 +123,8 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     ...(options.echoDelayMs === undefined ? {} : { echoDelayMs: options.echoDelayMs }),
     ...(options.providers === undefined ? {} : { providers: options.providers }),
   });
-  const adapter = { ...createHostAdapter(controller), locale: () => hostLocale(options.language) };
+  const push = options.push === false ? undefined : new HostPush(controller, { dataDir, ...options.push });
+  const adapter = { ...createHostAdapter(controller, push), locale: () => hostLocale(options.language) };
   const staticDir = options.staticDir === undefined ? webClientDir() : (options.staticDir ?? undefined);
   // One memory for every bridge of this run (tests build more: sharing off and on again).
   const memory = new BridgeMemory();
@@ -134,6 +143,14 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     ...(options.uploadLimit === undefined ? {} : { uploadLimit: options.uploadLimit }),
     ...options.tuning,
   });
+  // A forgotten device (console, a page, a rotated code) loses its push subscription and tokens.
+  bridge.devices.onForget((device) => {
+    controller
+      .runCommitted(() => push?.forgetDevice(device.id))
+      .catch(() => {
+        // The host closed meanwhile: nothing is pushed after close.
+      });
+  });
   const hostname = options.hostname ?? '127.0.0.1';
   let address: ListeningAddress;
   try {
@@ -142,6 +159,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     // After the listener: a port already taken fails the start before any server is spawned.
     mcp?.start();
   } catch (error) {
+    push?.close();
     controller.close();
     throw error;
   }
@@ -151,6 +169,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     adapter,
     memory,
     controller,
+    push,
     mcp,
     address,
     url: `${address.scheme}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${address.port}`,
@@ -159,6 +178,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
         try {
           await bridge.stop();
         } finally {
+          push?.close();
           controller.close();
           await mcp?.close();
         }

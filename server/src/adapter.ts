@@ -1,4 +1,5 @@
 import type {
+  Action,
   ActionName,
   ActionOf,
   ActionResultOf,
@@ -94,4 +95,18 @@ export interface HostAdapter {
   authoriseWorkspace(uri: string): string | undefined;
   /** Language and strings for the public connection page. */
   locale(): Locale;
+  /**
+   * Optional: checks an action needs before it may run that take I/O the executor must not wait
+   * for (resolving a push endpoint's name to refuse a private address). Called before the
+   * action's executor task; return undefined when there is nothing to wait for, or a promise
+   * that rejects with a `ProtocolError` to refuse the action (nothing is then applied).
+   */
+  checkAction?(action: Action, origin: ActionOrigin): Promise<void> | undefined;
+  /**
+   * Optional, for hosts that send Web Push: answers an approval with an approval token from a
+   * push payload (POST /api/push/decide, no Bearer: the token is the credential). Called inside
+   * `runOnMain`. Throws `not_found` for an unknown, spent or void token, `not_applicable` (with
+   * what happened) when the approval was already answered. Without it the route answers 404.
+   */
+  decideWithToken?(token: string, decision: 'allow' | 'deny'): ActionResultOf<'approve'>;
 }

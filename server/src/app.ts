@@ -25,6 +25,7 @@ import { devicesRoute, forgetDeviceRoute } from './routes/devicesRoute';
 import { eventsRoute } from './routes/eventsRoute';
 import { localeRoute } from './routes/localeRoute';
 import { pairRoute } from './routes/pairRoute';
+import { pushDecideRoute } from './routes/pushDecideRoute';
 import { stateRoute } from './routes/stateRoute';
 import { staticRoutes } from './routes/staticRoutes';
 import { uploadRoute } from './upload/uploadRoute';
@@ -60,6 +61,7 @@ const ALLOWED_METHODS: Readonly<Record<string, string>> = {
   [contract.events.path]: 'GET, HEAD',
   [contract.upload.path]: 'POST',
   [contract.media.path]: 'GET, HEAD',
+  [contract.pushDecide.path]: 'POST',
   [contract.pair.path]: 'POST',
   [contract.devices.path]: 'GET',
   [contract.forgetDevice.path]: 'POST',
@@ -106,6 +108,7 @@ export function createApp(deps: AppDeps): Hono<BridgeEnv> {
   app.get(contract.events.path, eventsRoute(deps));
   app.post(contract.upload.path, uploadRoute(deps));
   app.get(contract.media.path, mediaRoute(deps));
+  app.post(contract.pushDecide.path, pushDecideRoute(deps.host));
   app.post(contract.pair.path, pairRoute(deps));
   app.get(contract.devices.path, devicesRoute(deps.devices));
   app.post(contract.forgetDevice.path, forgetDeviceRoute(deps.forgetDevice));

@@ -79,6 +79,17 @@ const ACTIONS: Record<ActionName, (s: Snapshot) => Record<string, unknown> & { a
   updateSettings: () => ({ action: 'updateSettings', settings: { theme: 'dark' } }),
   removeAttachment: () => ({ action: 'removeAttachment', attachmentId: 'no-such-attachment' }),
   refreshMedia: () => ({ action: 'refreshMedia', attachmentId: 'no-such-attachment' }),
+  pushStatus: () => ({ action: 'pushStatus' }),
+  subscribePush: () => ({
+    action: 'subscribePush',
+    subscription: {
+      endpoint: 'https://93.184.216.34/send/abc',
+      keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'AAAAAAAAAAAAAAAAAAAAAA' },
+    },
+    choices: { approvals: true, replies: false },
+  }),
+  unsubscribePush: () => ({ action: 'unsubscribePush' }),
+  reportPresence: () => ({ action: 'reportPresence', visible: true }),
 };
 
 describe('the web mocks are the real bridge', () => {

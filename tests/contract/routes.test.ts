@@ -1,7 +1,7 @@
 import { contract, MAX_JSON } from '@webbridge/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodTypeAny } from 'zod';
-import { getState, guardOf } from '../support/api';
+import { getState, guardOf, waitFor } from '../support/api';
 import { rawRequest } from '../support/rawHttp';
 import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 
@@ -157,6 +157,26 @@ const MAKERS: { [R in RouteName]: Record<number, (hosts: Hosts) => Promise<Outco
       ]),
     429: ({ strict }) => locked(strict, 'POST', '/api/upload?name=a.txt'),
   },
+  pushDecide: {
+    200: async ({ h }) => {
+      const state = await getState(h);
+      await actionCall(h, {
+        action: 'send',
+        text: '/tool write_file {"path":"r.txt","content":"x"}',
+        ...guardOf(state),
+      });
+      const approvalId = (await waitFor(async () => (await getState(h)).approvals[0]?.id))!;
+      // The token a push to a device would carry (the host's own issuer; no push service here).
+      const token = h.host.push!.tokens.issue({ approvalId, deviceId: 'dev-routes', deviceName: 'Routes' });
+      return pushDecideCall(h, { token, decision: 'deny' });
+    },
+    400: ({ h }) => pushDecideCall(h, { token: 'x', decision: 'allow' }),
+    404: ({ h }) => pushDecideCall(h, { token: 'A'.repeat(22), decision: 'allow' }),
+    411: ({ h }) => viaRaw(h, ['POST /api/push/decide HTTP/1.1', 'Transfer-Encoding: chunked'], '0\r\n\r\n'),
+    413: ({ h }) =>
+      viaRaw(h, ['POST /api/push/decide HTTP/1.1', 'Content-Type: application/json', 'Content-Length: 5000']),
+    415: ({ h }) => viaFetch(`${h.url}/api/push/decide`, { method: 'POST', body: '{}' }),
+  },
   media: {
     200: async ({ h }) => viaFetch(`${h.url}/api/media?id=${await uploadedMediaId(h)}`),
     404: ({ h }) => viaFetch(`${h.url}/api/media?id=nope`),
@@ -216,6 +236,14 @@ const MAKERS: { [R in RouteName]: Record<number, (hosts: Hosts) => Promise<Outco
     429: ({ strict }) => locked(strict, 'POST', '/api/devices/forget'),
   },
 };
+
+function pushDecideCall(h: TestHost, body: Record<string, unknown>): Promise<Outcome> {
+  return viaFetch(`${h.url}/api/push/decide`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
 
 function pairCall(h: TestHost, body: Record<string, unknown>): Promise<Outcome> {
   return viaFetch(`${h.url}/api/pair`, {

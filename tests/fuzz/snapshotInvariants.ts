@@ -116,6 +116,10 @@ export function appliedViolations(
     case 'editMessage':
     case 'regenerate':
     case 'refreshMedia':
+    case 'pushStatus':
+    case 'subscribePush':
+    case 'unsubscribePush':
+    case 'reportPresence':
       break;
     default: {
       const never: never = action;

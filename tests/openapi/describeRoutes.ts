@@ -113,6 +113,14 @@ const ROUTES: { readonly [K in keyof typeof contract]: RouteDoc } = {
         'The conversation the file is for: the one its person was looking at. Default: the current one.',
     },
   },
+  pushDecide: {
+    ok: 'The approval was answered, as the device the push was sent to.',
+    description:
+      'For the service worker of a paired device: a push about a waiting approval carries an ' +
+      "approval token, and the notification's Allow or Deny posts it here. No Bearer: the token " +
+      'is the credential, and it decides only that approval, once. A token that is unknown, used, ' +
+      'or void because its approval was answered elsewhere answers 404. docs/PROTOCOL.md, "Push".',
+  },
   media: {
     ok: 'The file, with its own type. No Bearer: the media id is the credential.',
     okContent: { '*/*': binary },

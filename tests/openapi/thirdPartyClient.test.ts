@@ -148,6 +148,13 @@ describe('a third party with nothing but docs/openapi.json', () => {
     const gone = await client.GET('/api/media', { params: { query: { id: 'B'.repeat(22) } } });
     expect(gone.error?.code).toBe('not_found');
 
+    // A service worker answers from a notification with a token; an unknown one is a 404.
+    const token = await client.POST('/api/push/decide', {
+      headers: { 'Content-Type': 'application/json' },
+      body: { token: 'C'.repeat(22), decision: 'allow' },
+    });
+    expect(token.error?.code).toBe('not_found');
+
     const unauthorised = await client.GET('/api/state');
     expect(unauthorised.error?.code).toBe('unauthorized');
     expect(unauthorised.response.headers.get('www-authenticate')).toBe('Bearer');

@@ -92,6 +92,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/push/decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer one approval with the approval token of its push message (no Bearer: the token is the credential; single use, void once the approval is answered).
+         * @description For the service worker of a paired device: a push about a waiting approval carries an approval token, and the notification's Allow or Deny posts it here. No Bearer: the token is the credential, and it decides only that approval, once. A token that is unknown, used, or void because its approval was answered elsewhere answers 404. docs/PROTOCOL.md, "Push".
+         */
+        post: operations["pushDecide"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/media": {
         parameters: {
             query?: never;
@@ -171,8 +191,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ActionResponse: components["schemas"]["SendActionResponse"] | components["schemas"]["StopActionResponse"] | components["schemas"]["ContinueActionResponse"] | components["schemas"]["WorkspaceActionResponse"] | components["schemas"]["ModelActionResponse"] | components["schemas"]["BranchActionResponse"] | components["schemas"]["EditMessageActionResponse"] | components["schemas"]["RegenerateActionResponse"] | components["schemas"]["NewConversationActionResponse"] | components["schemas"]["SelectConversationActionResponse"] | components["schemas"]["RenameConversationActionResponse"] | components["schemas"]["DeleteConversationActionResponse"] | components["schemas"]["SelectProjectActionResponse"] | components["schemas"]["ApproveActionResponse"] | components["schemas"]["UpdateSettingsActionResponse"] | components["schemas"]["RemoveAttachmentActionResponse"] | components["schemas"]["RefreshMediaActionResponse"];
-        Action: components["schemas"]["SendAction"] | components["schemas"]["StopAction"] | components["schemas"]["ContinueAction"] | components["schemas"]["WorkspaceAction"] | components["schemas"]["ModelAction"] | components["schemas"]["BranchAction"] | components["schemas"]["EditMessageAction"] | components["schemas"]["RegenerateAction"] | components["schemas"]["NewConversationAction"] | components["schemas"]["SelectConversationAction"] | components["schemas"]["RenameConversationAction"] | components["schemas"]["DeleteConversationAction"] | components["schemas"]["SelectProjectAction"] | components["schemas"]["ApproveAction"] | components["schemas"]["UpdateSettingsAction"] | components["schemas"]["RemoveAttachmentAction"] | components["schemas"]["RefreshMediaAction"];
+        AccessCodeDecider: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "accessCode";
+        };
+        ActionResponse: components["schemas"]["SendActionResponse"] | components["schemas"]["StopActionResponse"] | components["schemas"]["ContinueActionResponse"] | components["schemas"]["WorkspaceActionResponse"] | components["schemas"]["ModelActionResponse"] | components["schemas"]["BranchActionResponse"] | components["schemas"]["EditMessageActionResponse"] | components["schemas"]["RegenerateActionResponse"] | components["schemas"]["NewConversationActionResponse"] | components["schemas"]["SelectConversationActionResponse"] | components["schemas"]["RenameConversationActionResponse"] | components["schemas"]["DeleteConversationActionResponse"] | components["schemas"]["SelectProjectActionResponse"] | components["schemas"]["ApproveActionResponse"] | components["schemas"]["UpdateSettingsActionResponse"] | components["schemas"]["RemoveAttachmentActionResponse"] | components["schemas"]["RefreshMediaActionResponse"] | components["schemas"]["PushStatusActionResponse"] | components["schemas"]["SubscribePushActionResponse"] | components["schemas"]["UnsubscribePushActionResponse"] | components["schemas"]["ReportPresenceActionResponse"];
+        Action: components["schemas"]["SendAction"] | components["schemas"]["StopAction"] | components["schemas"]["ContinueAction"] | components["schemas"]["WorkspaceAction"] | components["schemas"]["ModelAction"] | components["schemas"]["BranchAction"] | components["schemas"]["EditMessageAction"] | components["schemas"]["RegenerateAction"] | components["schemas"]["NewConversationAction"] | components["schemas"]["SelectConversationAction"] | components["schemas"]["RenameConversationAction"] | components["schemas"]["DeleteConversationAction"] | components["schemas"]["SelectProjectAction"] | components["schemas"]["ApproveAction"] | components["schemas"]["UpdateSettingsAction"] | components["schemas"]["RemoveAttachmentAction"] | components["schemas"]["RefreshMediaAction"] | components["schemas"]["PushStatusAction"] | components["schemas"]["SubscribePushAction"] | components["schemas"]["UnsubscribePushAction"] | components["schemas"]["ReportPresenceAction"];
+        ApprovalDecision: {
+            /** @enum {string} */
+            decision: "allow" | "deny";
+            by: components["schemas"]["Decider"];
+            at: number;
+        };
         Approval: {
             id: string;
             tool: string;
@@ -193,6 +226,15 @@ export interface components {
             title: string;
             projectId: string;
             createdAt: number;
+        };
+        Decider: components["schemas"]["DeviceDecider"] | components["schemas"]["HostDecider"] | components["schemas"]["AccessCodeDecider"];
+        DeviceDecider: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "device";
+            name: string;
         };
         Device: {
             id: string;
@@ -216,6 +258,13 @@ export interface components {
         };
         ForgetDeviceResponse: {
             forgotten: string;
+        };
+        HostDecider: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "host";
         };
         Locale: {
             language: string;
@@ -286,12 +335,35 @@ export interface components {
             code: "invalid_request" | "duplicate_header" | "unauthorized" | "pairing_token_spent" | "pairing_token_expired" | "forbidden_host" | "workspace_forbidden" | "view_only" | "https_required" | "not_found" | "request_timeout" | "method_not_allowed" | "session_mismatch" | "length_required" | "chunked_not_allowed" | "payload_too_large" | "header_too_large" | "unsupported_media_type" | "not_applicable" | "rate_limited" | "internal";
             issues?: components["schemas"]["ValidationIssue"][];
             current?: components["schemas"]["SessionIdentity"];
+            decided?: {
+                /** @enum {string} */
+                decision: "allow" | "deny";
+                by: components["schemas"]["Decider"];
+                at: number;
+                approvalId: string;
+            };
         };
         Project: {
             id: string;
             name: string;
             workspace: components["schemas"]["Workspace"];
             createdAt: number;
+        };
+        PushChoices: {
+            approvals: boolean;
+            replies: boolean;
+        };
+        PushDecision: {
+            token: string;
+            /** @enum {string} */
+            decision: "allow" | "deny";
+        };
+        PushSubscription: {
+            endpoint: string;
+            keys: {
+                p256dh: string;
+                auth: string;
+            };
         };
         RunStatus: {
             /** @enum {string} */
@@ -313,6 +385,13 @@ export interface components {
             code: "session_mismatch";
             issues?: components["schemas"]["ValidationIssue"][];
             current: components["schemas"]["SessionIdentity"];
+            decided?: {
+                /** @enum {string} */
+                decision: "allow" | "deny";
+                by: components["schemas"]["Decider"];
+                at: number;
+                approvalId: string;
+            };
         };
         Settings: {
             /** @enum {string} */
@@ -353,6 +432,7 @@ export interface components {
             name: string;
             args: string;
             approvalId?: string;
+            decided?: components["schemas"]["ApprovalDecision"];
         };
         Tool: {
             name: string;
@@ -575,6 +655,41 @@ export interface components {
             actionId?: string;
             attachmentId: string;
         };
+        PushStatusAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "pushStatus";
+            actionId?: string;
+        };
+        SubscribePushAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "subscribePush";
+            actionId?: string;
+            subscription: components["schemas"]["PushSubscription"];
+            choices: components["schemas"]["PushChoices"];
+        };
+        UnsubscribePushAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "unsubscribePush";
+            actionId?: string;
+        };
+        ReportPresenceAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "reportPresence";
+            actionId?: string;
+            visible: boolean;
+        };
         SendActionResponse: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -750,6 +865,52 @@ export interface components {
             result: {
                 attachmentId: string;
                 media: components["schemas"]["MediaRef"];
+            };
+        };
+        PushStatusActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "pushStatus";
+            result: {
+                publicKey: string;
+                subscribed: {
+                    approvals: boolean;
+                    replies: boolean;
+                } | null;
+                paired: boolean;
+            };
+        };
+        SubscribePushActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "subscribePush";
+            result: {
+                subscribed: components["schemas"]["PushChoices"];
+            };
+        };
+        UnsubscribePushActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "unsubscribePush";
+            result: {
+                /** Format: null */
+                subscribed: string | null;
+            };
+        };
+        ReportPresenceActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "reportPresence";
+            result: {
+                visible: boolean;
             };
         };
     };
@@ -1220,6 +1381,106 @@ export interface operations {
                     "X-Webbridge-Protocol": components["headers"]["Protocol"];
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Refused by a request guard before the route ran: a duplicate header, a Host that is not one of the server's names, headers too large or too slow. */
+            "4XX": {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error; the body never carries internals. */
+            "5XX": {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pushDecide: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Body */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PushDecision"];
+            };
+        };
+        responses: {
+            /** @description The approval was answered, as the device the push was sent to. */
+            200: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        approvalId: string;
+                        /** @enum {string} */
+                        decision: "allow" | "deny";
+                    };
+                };
+            };
+            /** @description Invalid request (`invalid_request`), Duplicate header (`duplicate_header`), HTTPS required (`https_required`) */
+            400: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (`not_found`) */
+            404: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Length required (`length_required`), Chunked transfer not allowed (`chunked_not_allowed`) */
+            411: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Payload too large (`payload_too_large`) */
+            413: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported media type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -37,6 +37,17 @@ const VALID: { [N in ActionName]: ActionOf<N> } = {
   },
   removeAttachment: { action: 'removeAttachment', attachmentId: 'a1' },
   refreshMedia: { action: 'refreshMedia', attachmentId: 'a1' },
+  pushStatus: { action: 'pushStatus' },
+  subscribePush: {
+    action: 'subscribePush',
+    subscription: {
+      endpoint: 'https://push.example.com/s/1',
+      keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'AAAAAAAAAAAAAAAAAAAAAA' },
+    },
+    choices: { approvals: true, replies: false },
+  },
+  unsubscribePush: { action: 'unsubscribePush' },
+  reportPresence: { action: 'reportPresence', visible: true },
 };
 const NAMES = Object.keys(VALID) as ActionName[];
 

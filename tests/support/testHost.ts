@@ -26,6 +26,8 @@ export interface TestHostOptions {
   readonly tls?: boolean;
   /** A view code (watch only). */
   readonly viewCode?: string;
+  /** The host's push options (a local push service for tests); on with defaults unless set. */
+  readonly push?: StartHostOptions['push'];
   /** The bridge's clock (pairing tokens, devices' last seen, the throttle). @default Date.now */
   readonly now?: () => number;
 }
@@ -51,6 +53,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     hostname: '127.0.0.1',
     accessCode: TEST_CODE,
     ...(options.viewCode === undefined ? {} : { viewCode: options.viewCode }),
+    ...(options.push === undefined ? {} : { push: options.push }),
     ...(options.tls ? { transport: { tlsOnLoopback: true } } : {}),
     echoDelayMs: options.echoDelayMs ?? 5,
     heartbeatMs: options.heartbeatMs ?? 15_000,

@@ -82,6 +82,8 @@ self.addEventListener('fetch', (event) => {
 // A notification the page showed through this worker (phones have no `new Notification`):
 // a tap brings the page to the front.
 self.addEventListener('notificationclick', (event) => {
+  // A push's notification has its own handler below.
+  if (event.notification.data?.kind) return;
   event.notification.close();
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
@@ -89,4 +91,173 @@ self.addEventListener('notificationclick', (event) => {
       return open ? open.focus() : self.clients.openWindow('/');
     }),
   );
+});
+
+// ---- Push (docs/PROTOCOL.md, "Push") ----
+// The host pushes small payloads (contract: pushPayloadSchema): an approval waits (with a token
+// that can decide that one approval, once), it was answered (the notification is replaced), it
+// was withdrawn (the notification goes), a reply finished or failed. Nothing here is stored
+// except the page's strings; no credential ever reaches this worker.
+
+/** Where the page leaves its strings for notifications, in its language (PushSettings.tsx). */
+const PUSH_STRINGS = '/__webbridge/push-strings';
+const STRINGS_CACHE = 'webbridge-push-strings';
+const ENGLISH = {
+  lang: 'en',
+  approvalTitle: 'Approval waiting',
+  approvalBody: '{tool} wants to: {summary}',
+  allow: 'Allow',
+  deny: 'Deny',
+  decidedAllowDevice: 'Allowed on {device} at {time}',
+  decidedDenyDevice: 'Denied on {device} at {time}',
+  decidedAllowHost: 'Allowed on the host at {time}',
+  decidedDenyHost: 'Denied on the host at {time}',
+  decidedAllowCode: 'Allowed with the access code at {time}',
+  decidedDenyCode: 'Denied with the access code at {time}',
+  replyFinished: 'Reply finished',
+  replyFailed: 'Reply failed',
+};
+const ICON = '/icons/icon-192.png';
+
+async function pushStrings() {
+  try {
+    const stored = await (await caches.open(STRINGS_CACHE)).match(PUSH_STRINGS);
+    return stored ? { ...ENGLISH, ...(await stored.json()) } : ENGLISH;
+  } catch {
+    return ENGLISH;
+  }
+}
+
+function fill(template, params) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** "Allowed on Pixel 7 at 10:14", in the page's language. */
+function decidedText(strings, decided) {
+  const verb = decided.decision === 'allow' ? 'Allow' : 'Deny';
+  const place = decided.by.kind === 'device' ? 'Device' : decided.by.kind === 'host' ? 'Host' : 'Code';
+  let time;
+  try {
+    time = new Intl.DateTimeFormat(strings.lang, { timeStyle: 'short' }).format(decided.at);
+  } catch {
+    time = new Date(decided.at).toLocaleTimeString();
+  }
+  const device = decided.by.kind === 'device' ? decided.by.name : '';
+  return fill(strings[`decided${verb}${place}`], { device, time });
+}
+
+async function closeTagged(tag) {
+  for (const notification of await self.registration.getNotifications({ tag })) notification.close();
+}
+
+async function showPush(payload) {
+  const strings = await pushStrings();
+  switch (payload.kind) {
+    case 'approval':
+      return self.registration.showNotification(strings.approvalTitle, {
+        body: fill(strings.approvalBody, { tool: payload.tool, summary: payload.summary }),
+        tag: payload.tag,
+        renotify: true,
+        requireInteraction: true,
+        icon: ICON,
+        data: payload,
+        // Shown where the platform shows actions (Android, desktop); elsewhere a tap opens the app.
+        actions: [
+          { action: 'allow', title: strings.allow },
+          { action: 'deny', title: strings.deny },
+        ],
+      });
+    case 'answered':
+      return self.registration.showNotification(decidedText(strings, payload.decided), {
+        body: payload.tool,
+        tag: payload.tag,
+        icon: ICON,
+        data: { kind: 'answered', approvalId: payload.approvalId },
+      });
+    case 'withdrawn':
+      return closeTagged(payload.tag);
+    case 'reply':
+      return self.registration.showNotification(
+        payload.outcome === 'finished' ? strings.replyFinished : strings.replyFailed,
+        { body: payload.title, tag: payload.tag, icon: ICON, data: payload },
+      );
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Keeps the worker alive for `work`. A synthetic event (one a test dispatches) cannot be
+ * extended, and says so by throwing; the work runs all the same.
+ */
+function keepAlive(event, work) {
+  try {
+    event.waitUntil(work);
+  } catch {
+    // Not dispatched by the browser.
+  }
+  return work;
+}
+
+self.addEventListener('push', (event) => {
+  let payload;
+  try {
+    payload = event.data ? event.data.json() : undefined;
+  } catch {
+    payload = undefined;
+  }
+  if (!payload || typeof payload.kind !== 'string') return;
+  keepAlive(event, showPush(payload));
+});
+
+/** Opens the app (an open window first) at `target`: `?approval=` or `?conversation=`. */
+async function openApp(target) {
+  const url = new URL(`/?${new URLSearchParams(target)}`, self.location.origin).href;
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows[0];
+  if (open) {
+    // The page is loaded and connected: it goes to the place itself (useOpenFromPush.ts).
+    open.postMessage({ type: 'webbridge:open', ...target });
+    return open.focus();
+  }
+  return self.clients.openWindow(url);
+}
+
+/**
+ * Answers an approval with its token, as the device it was pushed to. On success the host's own
+ * replacement ("Allowed on Pixel 7 at 10:14") follows as a push; when the token no longer works
+ * (answered elsewhere, a host restart) or the host cannot be reached, the app opens at it.
+ */
+async function decideFromNotification(payload, decision) {
+  try {
+    const response = await fetch('/api/push/decide', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: payload.token, decision }),
+    });
+    if (response.ok) return undefined;
+  } catch {
+    // No host: the app shows where things stand once it can reach it.
+  }
+  return openApp({ approval: payload.approvalId, conversation: payload.conversationId });
+}
+
+// Push notifications: Allow / Deny answer with the token; a tap opens the app at the approval.
+self.addEventListener('notificationclick', (event) => {
+  const data = event.notification.data;
+  if (!data || typeof data.kind !== 'string') return;
+  event.notification.close();
+  if (data.kind === 'approval' && (event.action === 'allow' || event.action === 'deny')) {
+    keepAlive(event, decideFromNotification(data, event.action));
+  } else if (data.kind === 'approval' || data.kind === 'answered') {
+    keepAlive(
+      event,
+      openApp({
+        approval: data.approvalId,
+        ...(data.conversationId ? { conversation: data.conversationId } : {}),
+      }),
+    );
+  } else {
+    keepAlive(event, openApp({ conversation: data.conversationId }));
+  }
 });

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { actionResultSchemas, localeSchema, PROTOCOL_VERSION, projectionSchema } from '@webbridge/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatController } from '../controller/ChatController';
+import { HostPush } from '../push/HostPush';
 import { testController, waitForIdle, waitForState } from '../testing/testController';
 import { createHostAdapter } from './createHostAdapter';
 
@@ -17,7 +18,8 @@ describe('createHostAdapter', () => {
   it('answers every action with a result its contract schema accepts, and keeps the projection valid', async () => {
     const { controller, dataDir } = testController();
     open.push(controller);
-    const host = createHostAdapter(controller);
+    const push = new HostPush(controller, { dataDir });
+    const host = createHostAdapter(controller, push);
     const run = <T>(task: () => T) => host.runOnMain(task);
     const guard = () => {
       const s = host.readState();
@@ -92,6 +94,29 @@ describe('createHostAdapter', () => {
     results.approve = await run(() =>
       host.actions.approve({ action: 'approve', approvalId: waiting.approvals[0]!.id, decision: 'deny' }),
     );
+    // Push, as a paired device (after the approval, so nothing is pushed anywhere).
+    const device = { device: { id: 'dev-1', name: 'Phone' } };
+    results.pushStatus = await run(() => host.actions.pushStatus({ action: 'pushStatus' }, device));
+    results.subscribePush = await run(() =>
+      host.actions.subscribePush(
+        {
+          action: 'subscribePush',
+          subscription: {
+            endpoint: 'https://93.184.216.34/push/1',
+            keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'AAAAAAAAAAAAAAAAAAAAAA' },
+          },
+          choices: { approvals: true, replies: false },
+        },
+        device,
+      ),
+    );
+    results.reportPresence = await run(() =>
+      host.actions.reportPresence({ action: 'reportPresence', visible: true }, device),
+    );
+    results.unsubscribePush = await run(() =>
+      host.actions.unsubscribePush({ action: 'unsubscribePush' }, device),
+    );
+    push.close();
 
     for (const [name, result] of Object.entries(results)) {
       const schema = actionResultSchemas[name as keyof typeof actionResultSchemas];

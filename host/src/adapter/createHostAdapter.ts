@@ -1,5 +1,15 @@
-import type { CompletedUpload, HostActionHandlers, HostAdapter, MediaFile } from '@webbridge/server';
+import { ProtocolError } from '@webbridge/contract';
+import type {
+  ActionOrigin,
+  CompletedUpload,
+  HostActionHandlers,
+  HostAdapter,
+  MediaFile,
+} from '@webbridge/server';
+import { ACCESS_CODE_DECIDER, deviceDecider } from '../controller/approvalDecision';
 import type { ChatController } from '../controller/ChatController';
+import type { ApprovalDecider } from '../db/HostStore';
+import type { HostPush } from '../push/HostPush';
 import { hostLocale } from './hostLocale';
 
 /**
@@ -14,7 +24,7 @@ import { hostLocale } from './hostLocale';
  * const bridge = createBridge({ host: createHostAdapter(controller), accessCode, uploadDir });
  * ```
  */
-export function createHostAdapter(controller: ChatController): HostAdapter {
+export function createHostAdapter(controller: ChatController, push?: HostPush): HostAdapter {
   const { messages, conversations, projects, approvals, settings, attachments } = controller;
   const actions: HostActionHandlers = {
     send: (a) => messages.send(a.text, a.attachmentIds),
@@ -30,9 +40,13 @@ export function createHostAdapter(controller: ChatController): HostAdapter {
     renameConversation: (a) => conversations.renameConversation(a.conversationId, a.title),
     deleteConversation: (a) => conversations.deleteConversation(a.conversationId),
     selectProject: (a) => projects.selectProject(a.projectId),
-    approve: (a) => approvals.approve(a.approvalId, a.decision),
+    approve: (a, origin) => approvals.approve(a.approvalId, a.decision, deciderOf(origin)),
     updateSettings: (a) => settings.update(a.settings),
     removeAttachment: (a) => attachments.remove(a.attachmentId),
+    pushStatus: (_a, origin) => pushOf(push).status(origin),
+    subscribePush: (a, origin) => pushOf(push).subscribe(origin, a.subscription, a.choices),
+    unsubscribePush: (_a, origin) => pushOf(push).unsubscribe(origin),
+    reportPresence: (a, origin) => pushOf(push).reportPresence(origin, a.visible),
   };
   return {
     readState: () => controller.readState(),
@@ -43,5 +57,22 @@ export function createHostAdapter(controller: ChatController): HostAdapter {
     resolveMedia: (attachmentId: string): MediaFile | undefined => attachments.file(attachmentId),
     authoriseWorkspace: (uri) => controller.authoriser.authorise(uri),
     locale: hostLocale,
+    ...(push === undefined
+      ? {}
+      : {
+          checkAction: (action, origin) => push.checkAction(action, origin),
+          decideWithToken: (token, decision) => push.decideWithToken(token, decision),
+        }),
   };
+}
+
+/** The host's push, or 422 when this host was started without it. */
+function pushOf(push: HostPush | undefined): HostPush {
+  if (push === undefined) throw new ProtocolError('not_applicable', 'This host sends no push notifications.');
+  return push;
+}
+
+/** Who answers an approval sent by `origin`: its paired device, else the access code itself. */
+function deciderOf(origin: ActionOrigin | undefined): ApprovalDecider {
+  return origin?.device ? deviceDecider(origin.device) : ACCESS_CODE_DECIDER;
 }

@@ -2,6 +2,8 @@ import type { DestinationStream } from 'pino';
 import { pino } from 'pino';
 import pretty from 'pino-pretty';
 import type { McpLog } from '../mcp/McpTuning';
+import type { PushReport } from '../push/PushQueue';
+import { pushReportLine } from '../push/pushReportLine';
 
 /** Where the CLI's log lines go, and the host's own logger for its MCP servers. */
 export interface CliLogging {
@@ -9,6 +11,8 @@ export interface CliLogging {
   readonly destination: DestinationStream;
   /** MCP lifecycle lines, through the same destination. */
   readonly mcpLog: McpLog;
+  /** Push deliveries that failed (device and status only, never a payload), through the same destination. */
+  readonly pushLog: (report: PushReport) => void;
 }
 
 /**
@@ -39,8 +43,13 @@ export function cliLogging(
         })
       : (stream as DestinationStream);
   const logger = pino({ name: 'mcp', level }, destination);
+  const pushLogger = pino({ name: 'push', level }, destination);
   return {
     destination,
     mcpLog: (lineLevel, message) => logger[lineLevel](message),
+    pushLog: (report) => {
+      const line = pushReportLine(report);
+      if (line !== undefined) pushLogger.warn(line);
+    },
   };
 }

@@ -1,4 +1,6 @@
-import type { ActionResultOf } from '@webbridge/contract';
+import type { ActionResultOf, ApprovalDecision } from '@webbridge/contract';
+import type { ApprovalDecider } from '../db/HostStore';
+import { decisionOf, HOST_DECIDER } from './approvalDecision';
 import type { ControllerCore } from './ControllerCore';
 
 /**
@@ -13,12 +15,31 @@ export class ApprovalActions {
     this.core = core;
   }
 
-  /** Allows (runs the tool) or denies a pending tool call, and finishes its reply. */
-  approve(approvalId: string, decision: 'allow' | 'deny'): ActionResultOf<'approve'> {
+  /**
+   * Allows (runs the tool) or denies a pending tool call, and finishes its reply. `by` is who
+   * answered (a paired device, the access code, or the host's own console, the default), shown
+   * on every device beside the call.
+   */
+  approve(
+    approvalId: string,
+    decision: 'allow' | 'deny',
+    by: ApprovalDecider = HOST_DECIDER,
+  ): ActionResultOf<'approve'> {
     const { core } = this;
-    const { conversationId, result } = core.toolCalls.decide(approvalId, decision, core.settings);
+    const { conversationId, result } = core.toolCalls.decide(approvalId, decision, core.settings, by);
     core.followToolResult(conversationId, result);
     core.refresh();
     return { approvalId, decision };
+  }
+
+  /**
+   * What became of an approval: its decision once answered; `cancelled` when its reply was
+   * stopped (or its conversation deleted); `pending` while it waits.
+   */
+  outcomeOf(approvalId: string): ApprovalDecision | 'pending' | 'cancelled' {
+    const row = this.core.store.approval(approvalId);
+    if (row === undefined || row.status === 'cancelled') return 'cancelled';
+    if (row.status === 'pending') return 'pending';
+    return decisionOf(row) ?? 'cancelled';
   }
 }

@@ -9,6 +9,7 @@ import { ControllerCore } from './ControllerCore';
 import { ConversationActions } from './ConversationActions';
 import { MessageActions } from './MessageActions';
 import { ProjectActions } from './ProjectActions';
+import { PushSubscriptions } from './PushSubscriptions';
 import { SettingsActions } from './SettingsActions';
 
 export type { ChatControllerOptions } from './ChatControllerOptions';
@@ -54,6 +55,8 @@ export class ChatController {
   readonly settings: SettingsActions;
   /** Pending uploads of a conversation and the files behind attachments. */
   readonly attachments: AttachmentActions;
+  /** The paired devices' push subscriptions. */
+  readonly pushSubscriptions: PushSubscriptions;
   /** The bridge's paired devices, kept in the same SQLite file (hand it to `createBridge`). */
   readonly devices: DeviceTable;
 
@@ -71,6 +74,7 @@ export class ChatController {
     this.approvals = new ApprovalActions(core);
     this.settings = new SettingsActions(core);
     this.attachments = new AttachmentActions(core);
+    this.pushSubscriptions = new PushSubscriptions(core.store);
     this.devices = new DeviceTable(core.store);
   }
 

@@ -1,8 +1,9 @@
 import type { Settings } from '@webbridge/contract';
-import type { HostStore, MessageRow } from '../db/HostStore';
+import type { ApprovalDecider, HostStore, MessageRow } from '../db/HostStore';
 import { newId } from '../ids';
 import type { Attachments } from './Attachments';
-import { notApplicable, notFound } from './errors';
+import { alreadyDecided } from './approvalDecision';
+import { notFound } from './errors';
 import { shownResult } from './largeToolResult';
 import type { ReplyRunner } from './ReplyRunner';
 import type { Selection } from './Selection';
@@ -98,16 +99,19 @@ export class ToolCalls {
 
   /**
    * Allows (runs the tool) or denies a pending call, and records the result under the call.
-   * `result` is undefined while an allowed tool runs in the background.
+   * `result` is undefined while an allowed tool runs in the background. `by` is recorded as
+   * who answered; an approval already answered is refused with what happened to it.
    */
   decide(
     approvalId: string,
     decision: 'allow' | 'deny',
     settings: Settings,
+    by: ApprovalDecider,
   ): { readonly conversationId: string; readonly result: MessageRow | undefined } {
     const approval = this.store.approval(approvalId);
     if (!approval) throw notFound('approval');
-    if (approval.status !== 'pending') throw notApplicable('That approval has already been decided.');
+    if (approval.status !== 'pending') throw alreadyDecided(approval);
+    const at = Date.now();
     const call = this.store.message(approval.message_id);
     if (!call) throw notFound('message');
     const conversationId = approval.conversation_id;
@@ -122,11 +126,11 @@ export class ToolCalls {
       // The settings changed while the call waited.
       outcome = disabled(tool.name);
     } else {
-      this.store.setApprovalStatus(approvalId, 'allowed');
+      this.store.decideApproval(approvalId, 'allowed', by, at);
       return { conversationId, result: this.execute(conversationId, call, approvalId, tool, args, settings) };
     }
     const result = this.store.transaction(() => {
-      this.store.setApprovalStatus(approvalId, decision === 'allow' ? 'allowed' : 'denied');
+      this.store.decideApproval(approvalId, decision === 'allow' ? 'allowed' : 'denied', by, at);
       return this.record(conversationId, call, approvalId, outcome);
     });
     return { conversationId, result };

@@ -1,6 +1,7 @@
-import type { Projection, RunStatus, SessionIdentity, Settings } from '@webbridge/contract';
+import type { ApprovalDecision, Projection, RunStatus, SessionIdentity, Settings } from '@webbridge/contract';
 import type { HostStore } from '../db/HostStore';
 import type { ModelInfo } from '../models/ModelProvider';
+import { decisionOf } from './approvalDecision';
 import { toApproval, toProject, toSummary, toToolView, toWorkspace } from './projection';
 import type { Selection } from './Selection';
 import { toHostMessage } from './toHostMessage';
@@ -30,11 +31,12 @@ export interface ProjectionSources {
 export function buildProjection(sources: ProjectionSources): Projection {
   const { store, selection, identity } = sources;
   const approvals = store.pendingApprovals().map(toApproval);
+  const decisions = decisionsOf(store, identity.conversationId);
   return {
     ...identity,
     conversations: {
       list: store.conversations().map(toSummary),
-      messages: selection.path().map((row) => toHostMessage(row, selection.tree)),
+      messages: selection.path().map((row) => toHostMessage(row, selection.tree, decisions)),
       pending: store.pendingAttachments(identity.conversationId).map(toHostAttachment),
       run: runStatus(identity.conversationId, sources.streamingMessageId, approvals),
     },
@@ -48,6 +50,16 @@ export function buildProjection(sources: ProjectionSources): Projection {
     approvals,
     settings: sources.settings,
   };
+}
+
+/** The current conversation's answered approvals, by id. */
+function decisionsOf(store: HostStore, conversationId: string): ReadonlyMap<string, ApprovalDecision> {
+  const decisions = new Map<string, ApprovalDecision>();
+  for (const row of store.decidedApprovals(conversationId)) {
+    const decided = decisionOf(row);
+    if (decided) decisions.set(row.id, decided);
+  }
+  return decisions;
 }
 
 function runStatus(

@@ -1,9 +1,17 @@
-import type { HostMessage } from '@webbridge/contract';
+import type { ApprovalDecision, HostMessage } from '@webbridge/contract';
 import type { MessageRow } from '../db/HostStore';
 import type { ConversationTree } from './tree';
 
-/** Builds the projection's view of a message from its row and its place in the tree. */
-export function toHostMessage(row: MessageRow, tree: ConversationTree): HostMessage {
+/**
+ * Builds the projection's view of a message from its row and its place in the tree.
+ * `decisions` are the conversation's answered approvals by id: a call and its result show
+ * how theirs was answered.
+ */
+export function toHostMessage(
+  row: MessageRow,
+  tree: ConversationTree,
+  decisions?: ReadonlyMap<string, ApprovalDecision>,
+): HostMessage {
   const siblings = tree.siblingsOf(row.id);
   const message: HostMessage = {
     id: row.id,
@@ -21,7 +29,11 @@ export function toHostMessage(row: MessageRow, tree: ConversationTree): HostMess
   if (row.error !== null) message.error = row.error;
   if (row.tool_name !== null) {
     message.tool = { name: row.tool_name, args: row.tool_args ?? '{}' };
-    if (row.approval_id !== null) message.tool.approvalId = row.approval_id;
+    if (row.approval_id !== null) {
+      message.tool.approvalId = row.approval_id;
+      const decided = decisions?.get(row.approval_id);
+      if (decided !== undefined) message.tool.decided = decided;
+    }
   }
   return message;
 }

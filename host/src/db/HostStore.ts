@@ -68,6 +68,33 @@ export interface ApprovalRow {
   readonly summary: string;
   readonly status: 'pending' | 'allowed' | 'denied' | 'cancelled';
   readonly created_at: number;
+  /** Who answered it (null while pending, and for a cancelled one). */
+  readonly decided_kind?: 'device' | 'host' | 'accessCode' | null;
+  /** The device's name when a device answered it. */
+  readonly decided_name?: string | null;
+  /** The device's id when a device answered it. */
+  readonly decided_device?: string | null;
+  readonly decided_at?: number | null;
+}
+
+/** Who answered an approval, as {@link HostStore.decideApproval} records it. */
+export interface ApprovalDecider {
+  readonly kind: 'device' | 'host' | 'accessCode';
+  readonly name: string | null;
+  readonly deviceId: string | null;
+}
+
+/** A row of `push_subscriptions`: one per paired device. */
+export interface PushSubscriptionRow {
+  readonly device_id: string;
+  /** The device's name when it subscribed: an answer from its notification is shown under it. */
+  readonly device_name: string;
+  readonly endpoint: string;
+  readonly p256dh: string;
+  readonly auth: string;
+  readonly approvals: 0 | 1;
+  readonly replies: 0 | 1;
+  readonly created_at: number;
 }
 
 /** The fields of a message that change after it is created. */
@@ -261,6 +288,33 @@ export class HostStore {
     this.group.beforeWrite();
     this.s.setApprovalStatus.run(status, id);
   }
+  /** Records an approval's answer: its status, who gave it and when. */
+  decideApproval(id: string, status: 'allowed' | 'denied', by: ApprovalDecider, at: number): void {
+    this.group.beforeWrite();
+    this.s.decideApproval.run({ id, status, kind: by.kind, name: by.name, device: by.deviceId, at });
+  }
+  /** The answered approvals of a conversation (allowed or denied). */
+  decidedApprovals(conversationId: string): ApprovalRow[] {
+    return this.s.decidedApprovals.all(conversationId) as ApprovalRow[];
+  }
+
+  pushSubscriptions(): PushSubscriptionRow[] {
+    return this.s.pushSubscriptions.all() as PushSubscriptionRow[];
+  }
+  pushSubscription(deviceId: string): PushSubscriptionRow | undefined {
+    return this.s.pushSubscription.get(deviceId) as PushSubscriptionRow | undefined;
+  }
+  /** Adds or replaces a device's subscription (one per device). */
+  putPushSubscription(row: PushSubscriptionRow): void {
+    this.group.beforeWrite();
+    this.s.putPushSubscription.run(row);
+  }
+  /** Removes a device's subscription; with `endpoint`, only if it is still that one. */
+  deletePushSubscription(deviceId: string, endpoint?: string): void {
+    this.group.beforeWrite();
+    if (endpoint === undefined) this.s.deletePushSubscription.run(deviceId);
+    else this.s.deletePushSubscriptionAt.run(deviceId, endpoint);
+  }
 
   /** Every setting, parsed from JSON. */
   settings(): Map<string, unknown> {
@@ -353,6 +407,25 @@ function prepare(db: Database) {
        VALUES (@id, @conversation_id, @message_id, @tool, @args, @summary, @status, @created_at)`,
     ),
     setApprovalStatus: db.prepare('UPDATE approvals SET status = ? WHERE id = ?'),
+    decideApproval: db.prepare(
+      `UPDATE approvals SET status = @status, decided_kind = @kind, decided_name = @name,
+         decided_device = @device, decided_at = @at WHERE id = @id`,
+    ),
+    decidedApprovals: db.prepare(
+      `SELECT * FROM approvals WHERE conversation_id = ? AND status IN ('allowed', 'denied')`,
+    ),
+    pushSubscriptions: db.prepare('SELECT * FROM push_subscriptions ORDER BY created_at, rowid'),
+    pushSubscription: db.prepare('SELECT * FROM push_subscriptions WHERE device_id = ?'),
+    putPushSubscription: db.prepare(
+      `INSERT INTO push_subscriptions (device_id, device_name, endpoint, p256dh, auth, approvals, replies, created_at)
+       VALUES (@device_id, @device_name, @endpoint, @p256dh, @auth, @approvals, @replies, @created_at)
+       ON CONFLICT(device_id) DO UPDATE SET device_name = excluded.device_name, endpoint = excluded.endpoint, p256dh = excluded.p256dh,
+         auth = excluded.auth, approvals = excluded.approvals, replies = excluded.replies`,
+    ),
+    deletePushSubscription: db.prepare('DELETE FROM push_subscriptions WHERE device_id = ?'),
+    deletePushSubscriptionAt: db.prepare(
+      'DELETE FROM push_subscriptions WHERE device_id = ? AND endpoint = ?',
+    ),
     settings: db.prepare('SELECT key, value FROM settings'),
     setSetting: db.prepare(
       'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',

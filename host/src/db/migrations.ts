@@ -77,6 +77,24 @@ export const MIGRATIONS: readonly string[] = [
     last_seen INTEGER NOT NULL
   );
   `,
+  // Approvals that agree across devices: who answered and when. The device id (not shown) lets
+  // a push name the device that answered; the name is kept as it was then.
+  `
+  ALTER TABLE approvals ADD COLUMN decided_kind TEXT CHECK (decided_kind IN ('device', 'host', 'accessCode'));
+  ALTER TABLE approvals ADD COLUMN decided_name TEXT;
+  ALTER TABLE approvals ADD COLUMN decided_device TEXT;
+  ALTER TABLE approvals ADD COLUMN decided_at INTEGER;
+  CREATE TABLE push_subscriptions (
+    device_id TEXT PRIMARY KEY,
+    device_name TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    approvals INTEGER NOT NULL CHECK (approvals IN (0, 1)),
+    replies INTEGER NOT NULL CHECK (replies IN (0, 1)),
+    created_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 /**

@@ -41,6 +41,7 @@ describe('openDatabase', () => {
       'kv',
       'messages',
       'projects',
+      'push_subscriptions',
       'settings',
     ]);
     db.close();
@@ -64,7 +65,7 @@ describe('openDatabase', () => {
       INSERT INTO messages (id, conversation_id, parent_id, role, text, status, created_at)
         VALUES ('m1', 'c', NULL, 'user', 'hi', 'complete', 1), ('m2', 'c', 'm1', 'assistant', '', 'waiting', 2);
       INSERT INTO attachments VALUES ('a', 'c', 'm1', 'n', 't', 1, '/x', 1);
-      INSERT INTO approvals VALUES ('ap', 'c', 'm2', 'write_file', '{}', 's', 'pending', 2);
+      INSERT INTO approvals (id, conversation_id, message_id, tool, args, summary, status, created_at) VALUES ('ap', 'c', 'm2', 'write_file', '{}', 's', 'pending', 2);
     `);
     db.prepare(`DELETE FROM conversations WHERE id = 'c'`).run();
     for (const table of ['messages', 'attachments', 'approvals']) {

@@ -105,8 +105,20 @@ export class ActionDispatcher {
     return error;
   }
 
-  /** One task on the host's executor; what it throws becomes the outcome's error too. */
+  /**
+   * One task on the host's executor; what it throws becomes the outcome's error too. A host's
+   * asynchronous check (HostAdapter.checkAction) runs first, off the executor.
+   */
   private run(action: Action, origin: ActionOrigin): Promise<Outcome> {
+    const checking = this.host.checkAction?.(action, origin);
+    if (checking === undefined) return this.runChecked(action, origin);
+    return checking.then(
+      () => this.runChecked(action, origin),
+      (error: unknown): Outcome => ({ ok: false, error }),
+    );
+  }
+
+  private runChecked(action: Action, origin: ActionOrigin): Promise<Outcome> {
     return this.host.runOnMain((): Outcome => {
       try {
         return this.apply(action, origin);

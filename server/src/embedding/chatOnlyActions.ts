@@ -12,7 +12,11 @@ export type ChatOnlyActionName =
   | 'continue'
   | 'branch'
   | 'editMessage'
-  | 'regenerate';
+  | 'regenerate'
+  | 'pushStatus'
+  | 'subscribePush'
+  | 'unsubscribePush'
+  | 'reportPresence';
 
 const refuse = (detail: string) => (): never => {
   throw new ProtocolError('not_applicable', detail);
@@ -30,7 +34,9 @@ const notFound = (what: string): never => {
  * - `model` makes any model of `models.list` the current one; another id is `not_found`;
  * - `selectProject` accepts the current project and nothing else (`not_found`);
  * - `approve` is `not_found`: there is never an approval pending;
- * - `workspace`, `continue`, `branch`, `editMessage` and `regenerate` are `not_applicable` (422).
+ * - `workspace`, `continue`, `branch`, `editMessage` and `regenerate` are `not_applicable` (422);
+ * - push: `pushStatus`, `subscribePush` and `unsubscribePush` are `not_applicable` (such an app
+ *   sends no push), `reportPresence` is taken and changes nothing.
  *
  * Spread them into the adapter's `actions` before the app's own handlers; a handler written
  * after the spread replaces the default. Like every handler they run inside `runOnMain`.
@@ -62,5 +68,9 @@ export function chatOnlyActions(store: ProjectionStore): Pick<HostActionHandlers
     branch: refuse('This app keeps one thread per conversation, without branches.'),
     editMessage: refuse('This app keeps one thread per conversation: a sent message stays as it is.'),
     regenerate: refuse('This app keeps one thread per conversation: a reply is not made again.'),
+    pushStatus: refuse('This app sends no push notifications.'),
+    subscribePush: refuse('This app sends no push notifications.'),
+    unsubscribePush: refuse('This app sends no push notifications.'),
+    reportPresence: ({ visible }) => ({ visible }),
   };
 }

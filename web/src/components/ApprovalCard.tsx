@@ -2,8 +2,9 @@ import { useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { richMessage } from '../i18n/richMessage';
 import { useSession } from '../state/SessionContext';
-import type { Approval } from '../state/types';
+import type { Approval, ApprovalDecision } from '../state/types';
 import { useWatching } from '../state/WatchingContext';
+import { DecisionLine } from './DecisionLine';
 
 /** Props of {@link ApprovalCard}. */
 export interface ApprovalCardProps {
@@ -15,10 +16,19 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
   const session = useSession();
   const t = useT();
   const [busy, setBusy] = useState(false);
+  // Answered elsewhere while this page did not know yet: the host's 422 says how, where and
+  // when, and the card shows it at once instead of buttons that can no longer work.
+  const [answered, setAnswered] = useState<ApprovalDecision | undefined>(undefined);
   const watching = useWatching();
   const decide = async (decision: 'allow' | 'deny') => {
     setBusy(true);
-    await session.act({ action: 'approve', approvalId: approval.id, decision });
+    await session.act({ action: 'approve', approvalId: approval.id, decision }, (error) => {
+      const decided = error.problem?.decided;
+      if (decided?.approvalId !== approval.id) return false;
+      setAnswered(decided);
+      session.say(error.detail, 'info');
+      return true;
+    });
     setBusy(false);
   };
   return (
@@ -37,7 +47,9 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
         <summary>{t('approvalArguments')}</summary>
         <pre>{approval.args}</pre>
       </details>
-      {watching ? (
+      {answered ? (
+        <DecisionLine decided={answered} />
+      ) : watching ? (
         <p class="approval-waiting">{t('approvalWatching')}</p>
       ) : (
         <div class="approval-actions">

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { useBackgroundNotices } from '../pwa/useBackgroundNotices';
+import { useOpenFromPush } from '../pwa/useOpenFromPush';
 import { useStoreState } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
 import { useWatching } from '../state/WatchingContext';
@@ -26,6 +27,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   const theme = snapshot?.settings.theme ?? 'system';
   const running = snapshot !== null && snapshot.conversations.run.state !== 'idle';
   useBackgroundNotices(snapshot);
+  useOpenFromPush(session, snapshot !== null);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -88,7 +90,11 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
           if (files && files.length > 0) void session.uploads.add(files, snapshot.conversationId);
         }}
       >
-        <TopBar title={title} onMenu={() => setDrawerOpen(true)} />
+        <TopBar
+          title={title}
+          onMenu={() => setDrawerOpen(true)}
+          waitingElsewhere={snapshot.approvals.some((a) => a.conversationId !== snapshot.conversationId)}
+        />
         {reloadRequired && (
           <div class="banner" role="alert">
             {t('protocolMismatch')}{' '}

@@ -2,17 +2,25 @@ import { useState } from 'preact/hooks';
 import { useI18n } from '../i18n/I18nContext';
 import { useSession } from '../state/SessionContext';
 import type { ConversationSummary } from '../state/types';
+import { ApprovalMark } from './ApprovalMark';
 import { Icon } from './Icon';
 
 /** Props of {@link ConversationItem}. */
 export interface ConversationItemProps {
   readonly conversation: ConversationSummary;
   readonly current: boolean;
+  /** An approval waits in this conversation: marked beside its name. */
+  readonly waiting?: boolean;
   readonly onNavigate: () => void;
 }
 
 /** One conversation: open it, rename it, or delete it (asked twice). */
-export function ConversationItem({ conversation, current, onNavigate }: ConversationItemProps) {
+export function ConversationItem({
+  conversation,
+  current,
+  waiting = false,
+  onNavigate,
+}: ConversationItemProps) {
   const session = useSession();
   const { t, format } = useI18n();
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
@@ -75,6 +83,7 @@ export function ConversationItem({ conversation, current, onNavigate }: Conversa
         }}
       >
         {name}
+        {waiting && <ApprovalMark label={t('approvalWaitsThere')} />}
       </button>
       {mode === 'delete' ? (
         <span class="conversation-confirm">

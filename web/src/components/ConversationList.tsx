@@ -45,6 +45,7 @@ export function ConversationList({ snapshot, onNavigate }: ConversationListProps
             key={conversation.id}
             conversation={conversation}
             current={conversation.id === snapshot.conversationId}
+            waiting={snapshot.approvals.some((a) => a.conversationId === conversation.id)}
             onNavigate={onNavigate}
           />
         ))}

@@ -7,6 +7,7 @@ import type { Approval, Message } from '../state/types';
 import { ApprovalCard } from './ApprovalCard';
 import { AttachmentView } from './AttachmentView';
 import { CopyButton } from './CopyButton';
+import { DecisionLine } from './DecisionLine';
 import { Markdown } from './Markdown';
 import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
@@ -107,6 +108,7 @@ export const MessageItem = pure(function MessageItem({
           {message.error}
         </p>
       )}
+      {message.tool?.decided && <DecisionLine decided={message.tool.decided} />}
       {waitingOn.map((approval) => (
         <ApprovalCard key={approval.id} approval={approval} />
       ))}

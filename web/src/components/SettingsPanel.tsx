@@ -4,6 +4,7 @@ import { useI18n } from '../i18n/I18nContext';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from '../i18n/languages';
 import { useSession } from '../state/SessionContext';
 import type { Settings, Snapshot } from '../state/types';
+import { PushSettings } from './PushSettings';
 
 /** Props of {@link SettingsPanel}. */
 export interface SettingsPanelProps {
@@ -112,6 +113,7 @@ export function SettingsPanel({ settings, tools }: SettingsPanelProps) {
           {t('savePrompt')}
         </button>
       </form>
+      <PushSettings />
     </details>
   );
 }

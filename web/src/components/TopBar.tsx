@@ -1,5 +1,6 @@
 import { useT } from '../i18n/I18nContext';
 import { useWatching } from '../state/WatchingContext';
+import { ApprovalMark } from './ApprovalMark';
 import { ConnectionBadge } from './ConnectionBadge';
 import { Icon } from './Icon';
 import { ShortcutsHelp } from './ShortcutsHelp';
@@ -8,16 +9,24 @@ import { ShortcutsHelp } from './ShortcutsHelp';
 export interface TopBarProps {
   readonly title: string;
   readonly onMenu: () => void;
+  /** An approval waits in a conversation other than the one on screen: the menu button says so. */
+  readonly waitingElsewhere?: boolean;
 }
 
 /** The bar over the conversation: menu (phones), the conversation's title, connection state. */
-export function TopBar({ title, onMenu }: TopBarProps) {
+export function TopBar({ title, onMenu, waitingElsewhere = false }: TopBarProps) {
   const watching = useWatching();
   const t = useT();
   return (
     <header class="topbar">
-      <button type="button" class="icon menu-button" aria-label={t('openMenu')} onClick={onMenu}>
+      <button
+        type="button"
+        class="icon menu-button"
+        aria-label={waitingElsewhere ? `${t('openMenu')}: ${t('approvalsWaitElsewhere')}` : t('openMenu')}
+        onClick={onMenu}
+      >
         <Icon name="menu" />
+        {waitingElsewhere && <ApprovalMark label={t('approvalsWaitElsewhere')} />}
       </button>
       {/* A title in another script reads (and is cut short) in its own direction. */}
       <h1 class="topbar-title" title={title} dir="auto">

@@ -52,8 +52,11 @@ export interface Session {
   sensitive<N extends SensitiveActionName>(
     run: (client: BridgeClient) => Promise<SensitiveOutcome<N>>,
   ): Promise<boolean>;
-  /** Posts a plain action; a failure becomes a notice. Returns success. */
-  act(action: AnyAction): Promise<boolean>;
+  /**
+   * Posts a plain action; a failure becomes a notice. Returns success. `refused`, when given,
+   * sees a refusal first and may handle it (returning true): then the page's own words win.
+   */
+  act(action: AnyAction, refused?: (error: BridgeClientError) => boolean): Promise<boolean>;
   /** Shows a notice. */
   say(text: string, tone?: Notice['tone']): void;
   /** Opens the event stream. */
@@ -136,12 +139,12 @@ export function createSession(options: SessionOptions): Session {
         return false;
       }
     },
-    async act(action) {
+    async act(action, refused) {
       try {
         await client.action(action);
         return true;
       } catch (error) {
-        fail(error);
+        if (!(error instanceof BridgeClientError && refused?.(error))) fail(error);
         return false;
       }
     },

@@ -4,6 +4,7 @@
  */
 export type {
   Approval,
+  ApprovalDecision,
   Attachment,
   ConversationSummary,
   MediaRef,

@@ -191,4 +191,23 @@ export const ar: Catalogue = {
   pendingSending: 'جارٍ الإرسال…',
   pendingAction: 'بانتظار الوصول إلى المضيف: {action}',
   pendingList: 'لم يُرسل بعد',
+  // Push and approvals across devices
+  decidedAllowDevice: 'سُمح به على {device} في {time}',
+  decidedDenyDevice: 'رُفض على {device} في {time}',
+  decidedAllowHost: 'سُمح به على المضيف في {time}',
+  decidedDenyHost: 'رُفض على المضيف في {time}',
+  decidedAllowCode: 'سُمح به برمز الوصول في {time}',
+  decidedDenyCode: 'رُفض برمز الوصول في {time}',
+  approvalWaitsThere: 'موافقة تنتظر في هذه المحادثة',
+  approvalsWaitElsewhere: 'موافقة تنتظر في محادثة أخرى',
+  pushTitle: 'الإشعارات الفورية',
+  pushOptIn: 'أبلِغ هذا الجهاز حتى عندما يكون التطبيق مغلقًا',
+  pushApprovals: 'عندما تنتظر موافقة',
+  pushReplies: 'عندما يكتمل رد أو يفشل',
+  pushNeedsDevice: 'اقرن هذا الجهاز (رابط المضيف أو رمز QR) لتلقي الإشعارات الفورية.',
+  pushUnsupported:
+    'لا يستطيع هذا المتصفح تلقي الإشعارات الفورية هنا. على iPhone، أضف التطبيق إلى الشاشة الرئيسية أولًا (iOS 16.4 أو أحدث).',
+  pushFailed: 'تعذّر تشغيل الإشعارات الفورية: {reason}',
+  pushReplyFinishedTitle: 'اكتمل الرد',
+  pushReplyFailedTitle: 'فشل الرد',
 };

@@ -199,4 +199,24 @@ export const de: Catalogue = {
   pendingSending: 'Wird gesendet …',
   pendingAction: 'Wartet auf den Host: {action}',
   pendingList: 'Noch nicht gesendet',
+  // Push and approvals across devices
+  decidedAllowDevice: 'Erlaubt auf {device} um {time}',
+  decidedDenyDevice: 'Abgelehnt auf {device} um {time}',
+  decidedAllowHost: 'Erlaubt am Host um {time}',
+  decidedDenyHost: 'Abgelehnt am Host um {time}',
+  decidedAllowCode: 'Erlaubt mit dem Zugangscode um {time}',
+  decidedDenyCode: 'Abgelehnt mit dem Zugangscode um {time}',
+  approvalWaitsThere: 'In dieser Unterhaltung wartet eine Freigabe',
+  approvalsWaitElsewhere: 'In einer anderen Unterhaltung wartet eine Freigabe',
+  pushTitle: 'Push-Benachrichtigungen',
+  pushOptIn: 'Dieses Gerät auch bei geschlossener App benachrichtigen',
+  pushApprovals: 'Wenn eine Freigabe wartet',
+  pushReplies: 'Wenn eine Antwort fertig ist oder fehlschlägt',
+  pushNeedsDevice:
+    'Koppeln Sie dieses Gerät (Link oder QR-Code des Hosts), um Push-Benachrichtigungen zu erhalten.',
+  pushUnsupported:
+    'Dieser Browser kann hier keine Push-Benachrichtigungen empfangen. Auf dem iPhone die App zuerst zum Home-Bildschirm hinzufügen (ab iOS 16.4).',
+  pushFailed: 'Push-Benachrichtigungen konnten nicht eingeschaltet werden: {reason}',
+  pushReplyFinishedTitle: 'Antwort fertig',
+  pushReplyFailedTitle: 'Antwort fehlgeschlagen',
 };

@@ -206,4 +206,23 @@ export const en = {
   pendingSending: 'Sending…',
   pendingAction: 'Waiting to reach the host: {action}',
   pendingList: 'Not sent yet',
+  // Push and approvals across devices
+  decidedAllowDevice: 'Allowed on {device} at {time}',
+  decidedDenyDevice: 'Denied on {device} at {time}',
+  decidedAllowHost: 'Allowed on the host at {time}',
+  decidedDenyHost: 'Denied on the host at {time}',
+  decidedAllowCode: 'Allowed with the access code at {time}',
+  decidedDenyCode: 'Denied with the access code at {time}',
+  approvalWaitsThere: 'An approval waits in this conversation',
+  approvalsWaitElsewhere: 'An approval waits in another conversation',
+  pushTitle: 'Push notifications',
+  pushOptIn: 'Notify this device even when the app is closed',
+  pushApprovals: 'When an approval waits',
+  pushReplies: 'When a reply finishes or fails',
+  pushNeedsDevice: 'Pair this device (the host’s link or QR code) to get push notifications.',
+  pushUnsupported:
+    'This browser cannot receive push notifications here. On an iPhone, add the app to the home screen first (iOS 16.4 or later).',
+  pushFailed: 'Push notifications could not be turned on: {reason}',
+  pushReplyFinishedTitle: 'Reply finished',
+  pushReplyFailedTitle: 'Reply failed',
 };

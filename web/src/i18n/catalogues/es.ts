@@ -198,4 +198,24 @@ export const es: Catalogue = {
   pendingSending: 'Enviando…',
   pendingAction: 'Esperando al anfitrión: {action}',
   pendingList: 'Aún sin enviar',
+  // Push and approvals across devices
+  decidedAllowDevice: 'Permitido en {device} a las {time}',
+  decidedDenyDevice: 'Denegado en {device} a las {time}',
+  decidedAllowHost: 'Permitido en el anfitrión a las {time}',
+  decidedDenyHost: 'Denegado en el anfitrión a las {time}',
+  decidedAllowCode: 'Permitido con el código de acceso a las {time}',
+  decidedDenyCode: 'Denegado con el código de acceso a las {time}',
+  approvalWaitsThere: 'Una aprobación espera en esta conversación',
+  approvalsWaitElsewhere: 'Una aprobación espera en otra conversación',
+  pushTitle: 'Notificaciones push',
+  pushOptIn: 'Avisar a este dispositivo aunque la app esté cerrada',
+  pushApprovals: 'Cuando una aprobación espera',
+  pushReplies: 'Cuando una respuesta termina o falla',
+  pushNeedsDevice:
+    'Vincula este dispositivo (enlace o código QR del anfitrión) para recibir notificaciones push.',
+  pushUnsupported:
+    'Este navegador no puede recibir notificaciones push aquí. En un iPhone, añade primero la app a la pantalla de inicio (iOS 16.4 o posterior).',
+  pushFailed: 'No se pudieron activar las notificaciones push: {reason}',
+  pushReplyFinishedTitle: 'Respuesta terminada',
+  pushReplyFailedTitle: 'La respuesta falló',
 };

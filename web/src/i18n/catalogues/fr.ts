@@ -199,4 +199,23 @@ export const fr: Catalogue = {
   pendingSending: 'Envoi…',
   pendingAction: 'En attente de l’hôte : {action}',
   pendingList: 'Pas encore envoyé',
+  // Push and approvals across devices
+  decidedAllowDevice: 'Autorisé sur {device} à {time}',
+  decidedDenyDevice: 'Refusé sur {device} à {time}',
+  decidedAllowHost: 'Autorisé sur l’hôte à {time}',
+  decidedDenyHost: 'Refusé sur l’hôte à {time}',
+  decidedAllowCode: 'Autorisé avec le code d’accès à {time}',
+  decidedDenyCode: 'Refusé avec le code d’accès à {time}',
+  approvalWaitsThere: 'Une autorisation attend dans cette conversation',
+  approvalsWaitElsewhere: 'Une autorisation attend dans une autre conversation',
+  pushTitle: 'Notifications push',
+  pushOptIn: 'Prévenir cet appareil même quand l’app est fermée',
+  pushApprovals: 'Quand une autorisation attend',
+  pushReplies: 'Quand une réponse se termine ou échoue',
+  pushNeedsDevice: 'Associez cet appareil (lien ou code QR de l’hôte) pour recevoir des notifications push.',
+  pushUnsupported:
+    'Ce navigateur ne peut pas recevoir de notifications push ici. Sur iPhone, ajoutez d’abord l’app à l’écran d’accueil (iOS 16.4 ou ultérieur).',
+  pushFailed: 'Impossible d’activer les notifications push : {reason}',
+  pushReplyFinishedTitle: 'Réponse terminée',
+  pushReplyFailedTitle: 'Échec de la réponse',
 };

@@ -198,4 +198,24 @@ export const ja: Catalogue = {
   pendingSending: '送信中…',
   pendingAction: 'ホストへの接続を待っています：{action}',
   pendingList: '未送信',
+  // Push and approvals across devices
+  decidedAllowDevice: '{time} に {device} で許可',
+  decidedDenyDevice: '{time} に {device} で拒否',
+  decidedAllowHost: '{time} にホストで許可',
+  decidedDenyHost: '{time} にホストで拒否',
+  decidedAllowCode: '{time} にアクセスコードで許可',
+  decidedDenyCode: '{time} にアクセスコードで拒否',
+  approvalWaitsThere: 'この会話で承認待ちがあります',
+  approvalsWaitElsewhere: '別の会話で承認待ちがあります',
+  pushTitle: 'プッシュ通知',
+  pushOptIn: 'アプリを閉じていてもこの端末に通知する',
+  pushApprovals: '承認待ちがあるとき',
+  pushReplies: '回答が完了または失敗したとき',
+  pushNeedsDevice:
+    'プッシュ通知を受け取るには、この端末をペアリングしてください（ホストのリンクまたは QR コード）。',
+  pushUnsupported:
+    'このブラウザーではここでプッシュ通知を受け取れません。iPhone では先にアプリをホーム画面に追加してください（iOS 16.4 以降）。',
+  pushFailed: 'プッシュ通知をオンにできませんでした：{reason}',
+  pushReplyFinishedTitle: '回答が完了しました',
+  pushReplyFailedTitle: '回答に失敗しました',
 };

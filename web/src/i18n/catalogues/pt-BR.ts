@@ -197,4 +197,23 @@ export const ptBR: Catalogue = {
   pendingSending: 'Enviando…',
   pendingAction: 'Aguardando o host: {action}',
   pendingList: 'Ainda não enviado',
+  // Push and approvals across devices
+  decidedAllowDevice: 'Permitido em {device} às {time}',
+  decidedDenyDevice: 'Negado em {device} às {time}',
+  decidedAllowHost: 'Permitido no host às {time}',
+  decidedDenyHost: 'Negado no host às {time}',
+  decidedAllowCode: 'Permitido com o código de acesso às {time}',
+  decidedDenyCode: 'Negado com o código de acesso às {time}',
+  approvalWaitsThere: 'Uma aprovação aguarda nesta conversa',
+  approvalsWaitElsewhere: 'Uma aprovação aguarda em outra conversa',
+  pushTitle: 'Notificações push',
+  pushOptIn: 'Avisar este dispositivo mesmo com o app fechado',
+  pushApprovals: 'Quando uma aprovação aguarda',
+  pushReplies: 'Quando uma resposta termina ou falha',
+  pushNeedsDevice: 'Pareie este dispositivo (link ou QR code do host) para receber notificações push.',
+  pushUnsupported:
+    'Este navegador não pode receber notificações push aqui. No iPhone, adicione primeiro o app à tela de início (iOS 16.4 ou posterior).',
+  pushFailed: 'Não foi possível ativar as notificações push: {reason}',
+  pushReplyFinishedTitle: 'Resposta concluída',
+  pushReplyFailedTitle: 'A resposta falhou',
 };

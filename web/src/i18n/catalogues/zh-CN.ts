@@ -190,4 +190,23 @@ export const zhCN: Catalogue = {
   pendingSending: '正在发送…',
   pendingAction: '等待连接主机：{action}',
   pendingList: '尚未发送',
+  // Push and approvals across devices
+  decidedAllowDevice: '已于 {time} 在 {device} 上允许',
+  decidedDenyDevice: '已于 {time} 在 {device} 上拒绝',
+  decidedAllowHost: '已于 {time} 在主机上允许',
+  decidedDenyHost: '已于 {time} 在主机上拒绝',
+  decidedAllowCode: '已于 {time} 用访问码允许',
+  decidedDenyCode: '已于 {time} 用访问码拒绝',
+  approvalWaitsThere: '此对话中有待批准的请求',
+  approvalsWaitElsewhere: '另一个对话中有待批准的请求',
+  pushTitle: '推送通知',
+  pushOptIn: '即使应用已关闭也通知此设备',
+  pushApprovals: '有待批准的请求时',
+  pushReplies: '回答完成或失败时',
+  pushNeedsDevice: '请先配对此设备（主机的链接或二维码）以接收推送通知。',
+  pushUnsupported:
+    '此浏览器在这里无法接收推送通知。在 iPhone 上，请先将应用添加到主屏幕（iOS 16.4 或更高版本）。',
+  pushFailed: '无法开启推送通知：{reason}',
+  pushReplyFinishedTitle: '回答已完成',
+  pushReplyFailedTitle: '回答失败',
 };

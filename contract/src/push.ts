@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { approvalDecisionSchema } from './snapshot';
+
+/**
+ * A browser's push subscription (`PushSubscription.toJSON()` without its `expirationTime`, which
+ * browsers leave null), as a paired device hands it to
+ * the host. The host will POST to `endpoint`: it must be an `https:` URL on a public address
+ * (checked also after DNS resolution, refused with 400 `invalid_request` naming what is wrong).
+ */
+export const pushSubscriptionSchema = z
+  .object({
+    endpoint: z.string().min(1).max(2048),
+    keys: z
+      .object({
+        /** The browser's P-256 public key, base64url (65 bytes → 87 characters). */
+        p256dh: z.string().regex(/^[A-Za-z0-9_-]{80,100}={0,2}$/),
+        /** The 16-byte authentication secret, base64url. */
+        auth: z.string().regex(/^[A-Za-z0-9_-]{16,32}={0,2}$/),
+      })
+      .strict(),
+  })
+  .strict();
+/** A browser's push subscription. */
+export type PushSubscriptionJson = z.infer<typeof pushSubscriptionSchema>;
+
+/** What a device wants to be told by push. Each is its own choice. */
+export const pushChoicesSchema = z
+  .object({
+    /** An approval waits. */
+    approvals: z.boolean(),
+    /** A reply finished or failed. */
+    replies: z.boolean(),
+  })
+  .strict();
+/** What a device wants to be told by push. */
+export type PushChoices = z.infer<typeof pushChoicesSchema>;
+
+/**
+ * The decrypted body of a push message (RFC 8291), read by the page's service worker. It holds
+ * no credential: an approval's `token` can decide that one approval once, and nothing else.
+ * `tag` is the notification's tag: one notification per approval, replaced when it is answered.
+ */
+export const pushPayloadSchema = z.discriminatedUnion('kind', [
+  /** An approval waits: its tool and a short summary (never file contents). */
+  z.object({
+    kind: z.literal('approval'),
+    tag: z.string(),
+    approvalId: z.string(),
+    conversationId: z.string(),
+    tool: z.string(),
+    /** At most 120 characters, e.g. "Write 1 bytes to notes.md". */
+    summary: z.string().max(120),
+    /** Decides this approval once through POST /api/push/decide; void once it is answered. */
+    token: z.string(),
+  }),
+  /** The approval was answered (here or elsewhere): the notification is replaced by what happened. */
+  z.object({
+    kind: z.literal('answered'),
+    tag: z.string(),
+    approvalId: z.string(),
+    tool: z.string(),
+    decided: approvalDecisionSchema,
+  }),
+  /** The approval no longer waits without an answer (its reply was stopped): the notification goes. */
+  z.object({ kind: z.literal('withdrawn'), tag: z.string(), approvalId: z.string() }),
+  /** A reply finished or failed. */
+  z.object({
+    kind: z.literal('reply'),
+    tag: z.string(),
+    outcome: z.enum(['finished', 'failed']),
+    conversationId: z.string(),
+    /** The conversation's title, at most 120 characters. */
+    title: z.string().max(120),
+  }),
+]);
+/** The decrypted body of a push message. */
+export type PushPayload = z.infer<typeof pushPayloadSchema>;
+
+/** POST /api/push/decide: a service worker answers an approval with its approval token. */
+export const pushDecisionSchema = z
+  .object({
+    /** The approval token from the push payload (≥ 128 random bits, base64url). */
+    token: z.string().min(22).max(64),
+    decision: z.enum(['allow', 'deny']),
+  })
+  .strict();
+/** The body of POST /api/push/decide. */
+export type PushDecision = z.infer<typeof pushDecisionSchema>;

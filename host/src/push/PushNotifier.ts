@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import type { Approval, Projection, PushPayload } from '@webbridge/contract';
+import type { ChatController } from '../controller/ChatController';
+import type { PushSubscriptionRow } from '../db/HostStore';
+import type { ApprovalTokens } from './ApprovalTokens';
+import type { Presence } from './Presence';
+import type { PushJob, PushQueue } from './PushQueue';
+import { shortText } from './shortText';
+
+/** How long a push service keeps an approval for a phone that is off: an hour. */
+const APPROVAL_TTL_S = 3600;
+/** A reply's news is stale sooner. */
+const REPLY_TTL_S = 600;
+
+/**
+ * The notification tag of an approval: one notification per approval. The same tag as the
+ * page's own background notification (web/src/pwa/useBackgroundNotices.ts), so a page that
+ * notified before it froze and the push show one notification, not two.
+ */
+function approvalTag(approvalId: string): string {
+  return `approval-${approvalId}`;
+}
+
+/** The RFC 8030 topic of a tag: at most 32 base64url characters, the same for the same tag. */
+function topicOf(tag: string): string {
+  return createHash('sha256').update(tag).digest('base64url').slice(0, 32);
+}
+
+/**
+ * Watches the controller's projection and turns what changed into pushes: an approval that
+ * starts waiting (to each subscribed device whose page is not on screen, each with its own
+ * approval token), an approval answered or withdrawn (the devices that were told get the
+ * replacement), a reply of the current conversation that finished or failed. Runs inside the
+ * controller's publish (on the executor): it only compares and enqueues.
+ */
+export class PushNotifier {
+  /** Pending approvals seen so far, and the devices each was pushed to. */
+  private readonly waiting = new Map<string, { approval: Approval; told: Set<string> }>();
+  private lastRun: { conversationId: string; messageId: string | null; state: string } | undefined;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly controller: ChatController,
+    private readonly queue: PushQueue,
+    private readonly tokens: ApprovalTokens,
+    private readonly presence: Presence,
+  ) {
+    // Approvals that waited before this run are not pushed again (their tokens died with the
+    // last run); they are still replaced when answered, for any device told from now on.
+    const state = controller.readState();
+    for (const approval of state.approvals) this.waiting.set(approval.id, { approval, told: new Set() });
+    this.remember(state);
+    this.unsubscribe = controller.subscribe(() => this.onChange(controller.readState()));
+  }
+
+  /** Stops watching. */
+  close(): void {
+    this.unsubscribe();
+  }
+
+  private remember(state: Projection): void {
+    const run = state.conversations.run;
+    this.lastRun = { conversationId: state.conversationId, messageId: run.messageId, state: run.state };
+  }
+
+  private onChange(state: Projection): void {
+    const pending = new Set<string>();
+    for (const approval of state.approvals) {
+      pending.add(approval.id);
+      if (!this.waiting.has(approval.id)) this.approvalWaits(approval);
+    }
+    for (const [id, entry] of this.waiting) {
+      if (pending.has(id)) continue;
+      this.waiting.delete(id);
+      this.approvalEnded(entry.approval, entry.told);
+    }
+    this.replyEnded(state);
+    this.remember(state);
+  }
+
+  private subscribers(choice: 'approvals' | 'replies'): PushSubscriptionRow[] {
+    return this.controller.pushSubscriptions
+      .all()
+      .filter((row) => row[choice] === 1 && !this.presence.isPresent(row.device_id));
+  }
+
+  private approvalWaits(approval: Approval): void {
+    const told = new Set<string>();
+    this.waiting.set(approval.id, { approval, told });
+    for (const subscription of this.subscribers('approvals')) {
+      const token = this.tokens.issue({
+        approvalId: approval.id,
+        deviceId: subscription.device_id,
+        deviceName: subscription.device_name,
+      });
+      const payload: PushPayload = {
+        kind: 'approval',
+        tag: approvalTag(approval.id),
+        approvalId: approval.id,
+        conversationId: approval.conversationId,
+        tool: approval.tool,
+        summary: shortText(approval.summary),
+        token,
+      };
+      told.add(subscription.device_id);
+      this.push(subscription, payload, APPROVAL_TTL_S, () => this.waiting.has(approval.id));
+    }
+  }
+
+  private approvalEnded(approval: Approval, told: ReadonlySet<string>): void {
+    this.tokens.voidApproval(approval.id);
+    if (told.size === 0) return;
+    const outcome = this.controller.approvals.outcomeOf(approval.id);
+    const tag = approvalTag(approval.id);
+    const payload: PushPayload =
+      typeof outcome === 'object'
+        ? { kind: 'answered', tag, approvalId: approval.id, tool: approval.tool, decided: outcome }
+        : { kind: 'withdrawn', tag, approvalId: approval.id };
+    for (const subscription of this.controller.pushSubscriptions.all()) {
+      if (told.has(subscription.device_id)) this.push(subscription, payload, APPROVAL_TTL_S, () => true);
+    }
+  }
+
+  private replyEnded(state: Projection): void {
+    const before = this.lastRun;
+    const run = state.conversations.run;
+    if (
+      before === undefined ||
+      before.state !== 'streaming' ||
+      before.messageId === null ||
+      before.conversationId !== state.conversationId ||
+      run.state === 'streaming'
+    )
+      return;
+    const reply = state.conversations.messages.find((message) => message.id === before.messageId);
+    // A reply that called a tool is not finished: it waits for its approval or its result.
+    if (reply === undefined || reply.tool !== undefined) return;
+    if (reply.status !== 'complete' && reply.status !== 'error') return;
+    const title = state.conversations.list.find((c) => c.id === state.conversationId)?.title ?? '';
+    const payload: PushPayload = {
+      kind: 'reply',
+      // The page's own tag for a finished reply: the newest replaces the last.
+      tag: 'reply',
+      outcome: reply.status === 'complete' ? 'finished' : 'failed',
+      conversationId: state.conversationId,
+      title: shortText(title),
+    };
+    for (const subscription of this.subscribers('replies'))
+      this.push(subscription, payload, REPLY_TTL_S, () => true);
+  }
+
+  private push(
+    subscription: PushSubscriptionRow,
+    payload: PushPayload,
+    ttl: number,
+    stillWanted: () => boolean,
+  ): void {
+    const job: PushJob = {
+      subscription,
+      payload: JSON.stringify(payload),
+      ttl,
+      urgency: payload.kind === 'reply' ? 'normal' : 'high',
+      topic: topicOf(payload.tag),
+      stillWanted,
+    };
+    this.queue.enqueue(job);
+  }
+}

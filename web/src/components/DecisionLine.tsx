@@ -1,0 +1,33 @@
+import type { MessageKey } from '../i18n/catalogue';
+import { useI18n } from '../i18n/I18nContext';
+import type { ApprovalDecision } from '../state/types';
+
+/** The phrase for each answer and where it came from. */
+const PHRASE: {
+  readonly [D in ApprovalDecision['decision']]: {
+    readonly [K in ApprovalDecision['by']['kind']]: MessageKey;
+  };
+} = {
+  allow: { device: 'decidedAllowDevice', host: 'decidedAllowHost', accessCode: 'decidedAllowCode' },
+  deny: { device: 'decidedDenyDevice', host: 'decidedDenyHost', accessCode: 'decidedDenyCode' },
+};
+
+/** Props of {@link DecisionLine}. */
+export interface DecisionLineProps {
+  readonly decided: ApprovalDecision;
+}
+
+/**
+ * How an approval was answered, where and when: "Allowed on Pixel 7 at 10:14". Every device
+ * shows the same line under the call and its result, and on a card answered elsewhere.
+ */
+export function DecisionLine({ decided }: DecisionLineProps) {
+  const { t, format } = useI18n();
+  const { by } = decided;
+  const params = { time: format.time(decided.at), device: by.kind === 'device' ? by.name : '' };
+  return (
+    <p class={`decision decision-${decided.decision}`} title={format.dateTime(decided.at)}>
+      {t(PHRASE[decided.decision][by.kind], params)}
+    </p>
+  );
+}
