@@ -8,6 +8,7 @@ import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION, problemBody } 
 import type { Hono } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
+import { HARDENING_LINES, hardenResponse } from '../guards/hardenResponse';
 import { lingeringClose } from '../guards/lingeringClose';
 import { frameNodeServer } from '../guards/nodeFraming';
 import type { NodeLane } from './actionLane';
@@ -47,7 +48,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.write(
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Error'}\r\n` +
       `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}\r\nConnection: close\r\n\r\n${body}`,
+      `${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}\r\n${HARDENING_LINES}Connection: close\r\n\r\n${body}`,
   );
   lingeringClose(socket);
 }
@@ -146,6 +147,7 @@ export function listenNode(
     https.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
     https.on('tlsClientError', (_error, socket) => socket.destroy());
     const plain = createHttpServer(SERVER_OPTIONS, answerPlainHttp(tls.plainHttp));
+    plain.prependListener('request', hardenResponse);
     plain.on('clientError', answerClientError);
     plainSockets = sniffTls(https, plain, SERVER_OPTIONS.headersTimeout);
   }

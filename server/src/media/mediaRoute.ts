@@ -41,7 +41,7 @@ export function mediaRoute({ host, media }: MediaDeps): (c: Context) => Promise<
       'Content-Length': String(info.size),
       'Cache-Control': 'private, no-store',
       'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'Content-Security-Policy': "default-src 'none'; sandbox; frame-ancestors 'none'",
       'Content-Disposition': `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
     };
     if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
