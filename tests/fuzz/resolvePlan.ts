@@ -256,12 +256,15 @@ function mediaTarget(id: MediaId, s: Snapshot): { target: string; known?: { size
  * worth sending anyway.
  */
 function encodeLiteral(literal: string): string {
-  return literal.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[^]/gu, (unit) => {
-    const code = unit.charCodeAt(0);
-    if (unit.length > 1 || code < 0xd800 || code > 0xdfff) return encodeURIComponent(unit);
-    const bytes = [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)];
-    return bytes.map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
-  });
+  return literal.replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\s\S]/gu,
+    (unit) => {
+      const code = unit.charCodeAt(0);
+      if (unit.length > 1 || code < 0xd800 || code > 0xdfff) return encodeURIComponent(unit);
+      const bytes = [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)];
+      return bytes.map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+    },
+  );
 }
 
 /** Turns a plan into the bytes to send, given the latest state. */

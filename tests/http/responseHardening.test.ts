@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type IncomingHttpHeaders, request } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import { request } from 'node:https';
 import { join } from 'node:path';
 import { contract } from '@webbridge/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -11,7 +11,7 @@ import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 // at the worst moment on purpose: right after the server's first look at it (a stat or an
 // open through node:fs/promises). Either way the answer must be a clean 404 or the whole file.
 
-const armed: { path?: string } = {};
+const armed: { path: string | undefined } = { path: undefined };
 
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof FsPromises>();

@@ -21,7 +21,7 @@ const HARDENING: Readonly<Record<string, string>> = {
  * restarted with its own certificate elsewhere or plain HTTP on loopback, and HSTS binds a
  * name on every port; no `includeSubDomains` (the host does not own the names below its own).
  */
-export const HSTS = 'max-age=86400';
+const HSTS = 'max-age=86400';
 
 /**
  * Sets the hardening headers on Node's response before anyone answers on it: Hono's adapter,
