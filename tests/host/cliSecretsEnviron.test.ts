@@ -119,4 +119,27 @@ describe('secrets and the host process environment', () => {
     expect([exit.code, exit.signal]).toEqual([0, null]);
     expect(() => process.kill(hostPid, 0)).toThrow();
   });
+
+  it('the host never outlives the command that was started: SIGKILL to it ends the host too', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-cli-secrets-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const cli = await startCli(['--port', '0', '--no-console', '--data-dir', dataDir], 15_000, {
+      ...process.env,
+      WEBBRIDGE_ACCESS_CODE: CODE,
+    });
+    cleanup.push(() => stop(cli));
+    const answered = await fetch(`${cli.url}/api/state`, { headers: { Authorization: `Bearer ${CODE}` } });
+    expect(answered.status).toBe(200);
+    cli.child.kill('SIGKILL');
+    await cli.exited();
+    // The port was the host's: once it is closed, the host is gone.
+    await waitFor(
+      () =>
+        fetch(`${cli.url}/api/locale`).then(
+          () => undefined,
+          () => true,
+        ),
+      5_000,
+    );
+  });
 });

@@ -47,7 +47,9 @@ export function handOverSecrets(
   if (script === undefined) return undefined;
   const child = spawn(process.execPath, [...process.execArgv, script, ...argv], {
     env: clean,
-    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+    // The IPC channel is how the host learns that this process is gone (killed with SIGKILL,
+    // say), so that it never outlives the command a person or a supervisor started.
+    stdio: ['inherit', 'inherit', 'inherit', 'pipe', 'ipc'],
   });
   const pipe = child.stdio[HANDOVER_FD] as NodeJS.WritableStream;
   pipe.on('error', () => undefined);
@@ -76,13 +78,17 @@ export function handOverSecrets(
 
 /**
  * The secrets a CLI started by {@link handOverSecrets} was given over its descriptor 3 (empty
- * when it was started directly), read once and closed. Put back into `process.env`, they are
+ * when it was started directly), read once and closed. Such a CLI also shuts down when its
+ * parent ends. Put back into `process.env`, they are
  * where the host expects them, yet not in what `/proc/<pid>/environ` shows (Node's `process.env`
  * is a copy; writing to it does not change the process's initial environment).
  */
 export function receiveSecrets(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   if (env[HANDOVER_ENV] !== String(HANDOVER_FD)) return {};
   delete env[HANDOVER_ENV];
+  // The parent went away without passing a signal on: shut down as if told to.
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  process.channel?.unref();
   let text: string;
   try {
     text = fs.readFileSync(HANDOVER_FD, 'utf8');
