@@ -8,7 +8,7 @@ import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION, problemBody } 
 import type { Hono } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
-import { HARDENING_LINES, hardenResponse } from '../guards/hardenResponse';
+import { HARDENING_LINES, HardenedResponse } from '../guards/hardenResponse';
 import { lingeringClose } from '../guards/lingeringClose';
 import { frameNodeServer } from '../guards/nodeFraming';
 import type { NodeLane } from './actionLane';
@@ -29,6 +29,8 @@ const SERVER_OPTIONS = {
   // A request without Host goes on to the host guard, which answers problem+json, instead of
   // getting Node's bare 400.
   requireHostHeader: false,
+  // Every answer carries the hardening headers (guards/hardenResponse.ts), whoever writes it.
+  ServerResponse: HardenedResponse,
 } as const;
 
 /** How long open responses may take to finish when the listener closes. */
@@ -147,7 +149,6 @@ export function listenNode(
     https.on('secureConnection', (socket: TLSSocket) => socket.disableRenegotiation());
     https.on('tlsClientError', (_error, socket) => socket.destroy());
     const plain = createHttpServer(SERVER_OPTIONS, answerPlainHttp(tls.plainHttp));
-    plain.prependListener('request', hardenResponse);
     plain.on('clientError', answerClientError);
     plainSockets = sniffTls(https, plain, SERVER_OPTIONS.headersTimeout);
   }

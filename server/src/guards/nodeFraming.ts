@@ -4,7 +4,6 @@ import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { NodeLane } from '../adapters/actionLane';
 import { renderProblem } from '../errors/renderProblem';
-import { hardenResponse } from './hardenResponse';
 import { MAX_HEADER_LINES } from './headerGuard';
 import { lingerOnClose } from './lingeringClose';
 import { UNREADABLE_HEADERS, unreadableRequest } from './readableHost';
@@ -31,8 +30,7 @@ const NO_HOST = 'host.invalid';
  *   request (its `clientError` handler) instead of a dropped connection;
  * - connections Node closes are closed gracefully ({@link lingerOnClose});
  * - a request `lane` takes (adapters/actionLane.ts) is served on Node's request and response;
- *   every other goes to Hono;
- * - every answer, whoever writes it, carries the hardening headers (guards/hardenResponse.ts).
+ *   every other goes to Hono.
  */
 export function frameNodeServer(server: HttpServer | HttpsServer, fetch: Fetch, lane?: NodeLane): void {
   server.maxHeadersCount = MAX_HEADER_LINES;
@@ -47,10 +45,7 @@ export function frameNodeServer(server: HttpServer | HttpsServer, fetch: Fetch, 
           if (!lane(req, res)) void hono(req, res);
         },
   );
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    lingerOnClose(req.socket);
-    hardenResponse(req, res);
-  });
+  server.prependListener('request', (req: IncomingMessage) => lingerOnClose(req.socket));
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     server.emit('request', req, res),
   );
