@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ACCESS_HEADER, type Snapshot } from '@webbridge/contract';
@@ -120,16 +120,31 @@ describe('secrets and the host process environment', () => {
     expect(() => process.kill(hostPid, 0)).toThrow();
   });
 
-  it('the host never outlives the command that was started: SIGKILL to it ends the host too', async () => {
+  it('a key named by --openai-api-key-env is hidden too; the host never outlives its launcher', async () => {
+    const fake: FakeOpenAi = await startFakeOpenAi({ apiKey: KEY, models: ['gpt-fake-mini'] });
+    cleanup.push(() => fake.close());
     const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-cli-secrets-'));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const cli = await startCli(['--port', '0', '--no-console', '--data-dir', dataDir], 15_000, {
+    const args = ['--port', '0', '--no-console', '--data-dir', dataDir, '--openai-base-url', fake.baseUrl];
+    // A name nothing would take for a credential: only the flag says it holds one.
+    const cli = await startCli([...args, '--openai-api-key-env', 'LLM_PASS'], 15_000, {
       ...process.env,
       WEBBRIDGE_ACCESS_CODE: CODE,
+      LLM_PASS: KEY,
+      WEBBRIDGE_PLAIN_MARK: 'still-visible',
     });
     cleanup.push(() => stop(cli));
     const answered = await fetch(`${cli.url}/api/state`, { headers: { Authorization: `Bearer ${CODE}` } });
     expect(answered.status).toBe(200);
+    // The models were listed with the key: the host has it.
+    expect(fake.requests.find((r) => r.path === '/v1/models')?.authorization).toBe(`Bearer ${KEY}`);
+    const [hostPid] = childrenOf(cli.child.pid ?? 0);
+    expect(hostPid).toBeDefined();
+    const environ = readFileSync(`/proc/${hostPid}/environ`, 'latin1');
+    expect(environ).toContain('WEBBRIDGE_PLAIN_MARK=still-visible');
+    expect(environ).not.toContain(KEY);
+    expect(environ).not.toContain(CODE);
+
     cli.child.kill('SIGKILL');
     await cli.exited();
     // The port was the host's: once it is closed, the host is gone.
@@ -143,3 +158,18 @@ describe('secrets and the host process environment', () => {
     );
   });
 });
+
+/** The ids of the processes whose parent is `pid` (from /proc/<id>/stat). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
