@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
+import { startHost } from '@webbridge/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalAuthority } from '../../server/src/tls/LocalAuthority';
 import {
@@ -195,6 +196,67 @@ describe('an authority made before the constraints', () => {
       expect(again.fingerprint).toBe(opened.fingerprint);
     } finally {
       rmSync(old, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a person's own certificate", () => {
+  it('leaves an unconstrained authority in the data dir as it is, and serves the certificate given', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'wb-own-cert-'));
+    try {
+      // An older run's authority, without constraints, still in <dataDir>/tls.
+      const tls = join(dataDir, 'tls');
+      const keys = await generateKeyPair();
+      const old = await x509.X509CertificateGenerator.createSelfSigned({
+        name: 'CN=webbridge local authority (old), O=webbridge',
+        keys,
+        notBefore: new Date(Date.now() - 60_000),
+        notAfter: new Date(Date.now() + 365 * 86_400_000),
+        signingAlgorithm: EC_SIGNING,
+        extensions: [new x509.BasicConstraintsExtension(true, 0, true)],
+      });
+      mkdirSync(tls, { mode: 0o700 });
+      writeFileSync(join(tls, 'ca.crt'), old.toString('pem'));
+      writeFileSync(join(tls, 'ca.key'), await privateKeyPem(keys.privateKey), { mode: 0o600 });
+      const before = [readFileSync(join(tls, 'ca.crt'), 'utf8'), readFileSync(join(tls, 'ca.key'), 'utf8')];
+      // The person's own certificate for localhost, issued by that same (their own) authority.
+      const own = await forgeLeaf(['localhost'], tls);
+      writeFileSync(join(dataDir, 'own.crt'), `${own.cert}\n${before[0]}`);
+      writeFileSync(join(dataDir, 'own.key'), own.key);
+      const host = await startHost({
+        dataDir,
+        accessCode: 'own-cert-code-1234',
+        port: 0,
+        staticDir: null,
+        logLevel: 'silent',
+        transport: {
+          tlsOnLoopback: true,
+          certFile: join(dataDir, 'own.crt'),
+          keyFile: join(dataDir, 'own.key'),
+        },
+      });
+      try {
+        expect(host.address.scheme).toBe('https');
+        expect(host.address.authority).toBeUndefined();
+        const served = await new Promise<string>((resolve, reject) => {
+          const socket = connect(
+            { host: '127.0.0.1', port: host.address.port, servername: 'localhost', ca: before[0] },
+            () => {
+              resolve(socket.getPeerCertificate().subject?.CN ?? '');
+              socket.end();
+            },
+          );
+          socket.on('error', reject);
+        });
+        expect(served).toBe('localhost');
+      } finally {
+        await host.close();
+      }
+      expect([readFileSync(join(tls, 'ca.crt'), 'utf8'), readFileSync(join(tls, 'ca.key'), 'utf8')]).toEqual(
+        before,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
