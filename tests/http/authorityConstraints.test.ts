@@ -242,7 +242,7 @@ describe("a person's own certificate", () => {
           const socket = connect(
             { host: '127.0.0.1', port: host.address.port, servername: 'localhost', ca: before[0] },
             () => {
-              resolve(socket.getPeerCertificate().subject?.CN ?? '');
+              resolve(String(socket.getPeerCertificate().subject?.CN ?? ''));
               socket.end();
             },
           );
