@@ -4,6 +4,7 @@ import { cliLogging } from './cli/cliLogging';
 import { authorityBanner, connectionBanner } from './cli/connectionBanner';
 import { languageFromEnvironment } from './cli/languageFromEnvironment';
 import { parseServeArgs, SERVE_HELP, type ServeConfig } from './cli/parseServeArgs';
+import { handOverSecrets, receiveSecrets } from './cli/secretHandover';
 import { startConsole } from './cli/startConsole';
 import { createModelProviders } from './models/createModelProviders';
 import { startHost } from './startHost';
@@ -21,7 +22,8 @@ async function serve(config: ServeConfig): Promise<void> {
       'webbridge: warning: a code on the command line can be read by other local users (ps); use --access-code-file or WEBBRIDGE_ACCESS_CODE.\n',
     );
   }
-  // Commands that tools run inherit the environment: no variable may still hold a code.
+  // Commands that tools run inherit the environment: no variable may still hold a code (when
+  // the host was started directly, without the handover).
   delete process.env.WEBBRIDGE_ACCESS_CODE;
   delete process.env.WEBBRIDGE_VIEW_CODE;
   const providers = await createModelProviders({ openai: config.openai }, (message) =>
@@ -136,6 +138,14 @@ async function main(argv: readonly string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  // Secrets in the environment stay readable in /proc/<pid>/environ for the life of a process:
+  // the host runs in a new one without them, and gets them over a pipe (cli/secretHandover.ts).
+  const handedOver = handOverSecrets(argv);
+  if (handedOver) {
+    process.exitCode = await handedOver;
+    return;
+  }
+  Object.assign(process.env, receiveSecrets());
   let config: ServeConfig;
   try {
     config = parseServeArgs(rest);

@@ -86,7 +86,6 @@ function caCertificate(pem: string | undefined, head: boolean): Response {
       'Content-Type': CA_CONTENT_TYPE,
       'Content-Disposition': 'attachment; filename="webbridge-ca.crt"',
       'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
     },
   });
 }

@@ -78,6 +78,14 @@ export interface AuthorityInfo {
    * port (a device cannot yet verify https; it checks the fingerprint instead).
    */
   readonly downloadUrls: readonly string[];
+  /**
+   * Set when the authority kept in the data dir was replaced on this start (it had no name
+   * constraints): the fingerprint devices trusted before, and why. Devices must trust the new
+   * one, and should remove the old one.
+   */
+  readonly replaced?: { readonly previousFingerprint: string; readonly reason: 'unconstrained' };
+  /** Addresses and names left out of the certificate: the authority may not vouch for them. */
+  readonly leftOut: readonly string[];
 }
 
 /** The address the bridge ended up listening on. */

@@ -181,17 +181,34 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
       const scheme = listener.secure ? 'https' : 'http';
       const hosts = isWildcard(hostname) ? ['127.0.0.1', ...lanAddresses()] : [hostname];
       const bracket = (h: string) => (h.includes(':') ? `[${h}]` : h);
-      const urls = hosts.map((h) => `${scheme}://${bracket(h)}:${listener?.port}`);
+      // An address the local authority may not vouch for (a public one) cannot be opened over HTTPS.
+      const usable = secured.authority ? hosts.filter((h) => secured?.authority?.permits(h)) : hosts;
+      const urls = usable.map((h) => `${scheme}://${bracket(h)}:${listener?.port}`);
       if (!listener.secure && !isLoopback(hostname)) {
         logger.warn(
           'serving plain HTTP off loopback: the access code and every message cross the network in clear',
         );
       }
       logger.info({ port: listener.port, scheme }, 'listening');
+      const replaced = secured.authority?.replaced;
+      if (replaced) {
+        logger.warn(
+          { previousFingerprint: replaced.previousFingerprint, fingerprint: secured.authority?.fingerprint },
+          'the local certificate authority had no name constraints and was replaced: devices must trust the new one',
+        );
+      }
+      if (secured.leftOut.length > 0) {
+        logger.warn(
+          { leftOut: secured.leftOut },
+          'left out of the certificate: not a private address or local name',
+        );
+      }
       const authority = secured.authority && {
         fingerprint: secured.authority.fingerprint,
         certificatePem: secured.authority.certificatePem,
         downloadUrls: urls.map((url) => `${url.replace(/^https:/, 'http:')}/ca.crt`),
+        leftOut: secured.leftOut,
+        ...(replaced ? { replaced } : {}),
       };
       info = authority;
       return { port: listener.port, hostname, scheme, urls, ...(authority ? { authority } : {}) };

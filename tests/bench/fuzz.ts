@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { Fuzzer } from '../fuzz/Fuzzer';
 import { describeFailures, FUZZ_CODE, FUZZ_UPLOAD_LIMIT } from '../fuzz/fuzzHost';
-import { KNOWN_DEFECTS } from '../fuzz/knownDefects';
 import { STEP } from '../fuzz/plans';
 import { WireClient } from '../fuzz/wire';
 import { printTable } from './table';
@@ -41,7 +40,7 @@ const port = await new Promise<number>((resolve, reject) => {
 });
 
 const client = new WireClient(port);
-const fuzzer = new Fuzzer({ port, code: FUZZ_CODE, uploadLimit: FUZZ_UPLOAD_LIMIT }, client, KNOWN_DEFECTS);
+const fuzzer = new Fuzzer({ port, code: FUZZ_CODE, uploadLimit: FUZZ_UPLOAD_LIMIT }, client);
 console.log(
   `contract fuzz — ${new Date().toISOString()}, Node ${process.version}, seed ${SEED}, target ${TARGET} requests`,
 );
@@ -90,10 +89,6 @@ printTable('Contract fuzz', [
     failures: fuzzer.failures.length + unhandled.length + (crashed ? 1 : 0),
   },
 ]);
-if (fuzzer.known.size > 0) {
-  console.log('\nKnown defects (tests/fuzz/knownDefects.ts), counted, not failed:');
-  for (const [name, count] of fuzzer.known) console.log(`  ${count} × ${name}`);
-}
 if (crashed) console.log(`\nCRASH: ${crashed}`);
 if (unhandled.length > 0)
   console.log(`\nUnhandled errors logged by the bridge:\n${unhandled.slice(0, 5).join('\n')}`);

@@ -13,13 +13,6 @@ export interface FuzzTarget {
   readonly uploadLimit: number;
 }
 
-/** A defect found before, whose fix is someone else's: its violations are counted, not failed. */
-export interface KnownDefect {
-  readonly name: string;
-  /** Whether a violation (and the request that caused it) is this defect. */
-  matches(violation: string, request: string): boolean;
-}
-
 /** One broken rule, with the request that broke it. */
 export interface FuzzFailure {
   readonly request: string;
@@ -45,8 +38,6 @@ export class Fuzzer {
   applied = 0;
   readonly failures: FuzzFailure[] = [];
   readonly statuses = new Map<string, number>();
-  /** How often each known defect showed, by its name. */
-  readonly known = new Map<string, number>();
   private snapshot: Snapshot | undefined;
   /** Something may have changed since `snapshot` was read. */
   private dirty = true;
@@ -67,8 +58,6 @@ export class Fuzzer {
   constructor(
     private readonly target: FuzzTarget,
     private readonly client: WireClient,
-    /** Defects already reported and owned elsewhere: counted in `known`, not failed. */
-    private readonly knownDefects: readonly KnownDefect[] = [],
   ) {}
 
   /** Runs one step; returns the number of failures it added. */
@@ -310,14 +299,9 @@ export class Fuzzer {
     violations: readonly string[],
     response?: WireResponse,
   ): void {
-    const open = violations.filter((violation) => {
-      const defect = this.knownDefects.find((d) => d.matches(violation, request));
-      if (defect) this.known.set(defect.name, (this.known.get(defect.name) ?? 0) + 1);
-      return !defect;
-    });
-    if (open.length === 0) return;
+    if (violations.length === 0) return;
     const body = response?.body.length ? ` → ${response.body.toString('utf8').slice(0, 200)}` : '';
-    this.failures.push({ request: `${request}${body}`, status, violations: open });
+    this.failures.push({ request: `${request}${body}`, status, violations });
   }
 }
 

@@ -39,7 +39,8 @@ function json(body: Buffer): unknown {
 
 /**
  * Checks an answer against the rules that hold whatever the host's state: never 5xx, always an
- * answer, every error problem+json with the protocol header and a matching status, every
+ * answer, every answer hardened (nosniff, no framing), every error problem+json with the
+ * protocol header and a matching status, every
  * success in the contract's shape. With `exact` (a lone request against a known state) it also
  * holds the route to what the contract says that request gets.
  */
@@ -62,6 +63,9 @@ export function checkResponse(r: Resolved, response: WireResponse, exact: boolea
     headers[PROTOCOL_HEADER.toLowerCase()] !== String(PROTOCOL_VERSION)
   )
     v.push(`${status} without ${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}`);
+  // Every answer, whoever wrote it (server/src/guards/hardenResponse.ts).
+  if (headers['x-content-type-options'] !== 'nosniff' || headers['x-frame-options'] !== 'DENY')
+    v.push(`${status} without nosniff and X-Frame-Options: DENY`);
   if (status >= 400) v.push(...problemViolations(status, headers, head ? undefined : body));
   if (status >= 400 && status === 409 && !head) {
     const current = problemSchema.safeParse(json(body)).data?.current;
@@ -153,7 +157,6 @@ export function checkResponse(r: Resolved, response: WireResponse, exact: boolea
           v.push(`media of ${length} bytes, attachment says ${r.knownMedia.size}`);
         if (!head && body.length !== length)
           v.push(`media body ${body.length} bytes, Content-Length ${length}`);
-        if (headers['x-content-type-options'] !== 'nosniff') v.push('media without nosniff');
       }
       break;
     case 'misc':

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHost } from '@webbridge/host';
 import { Fuzzer, type FuzzFailure } from './Fuzzer';
-import { KNOWN_DEFECTS } from './knownDefects';
 import { WireClient } from './wire';
 
 /** The access code of a fuzzed host. */
@@ -51,7 +50,7 @@ export async function startFuzzHost(): Promise<FuzzSetup> {
   let host = await startFuzzedHost(dataDir, logged);
   const port = host.address.port;
   const client = new WireClient(port);
-  const fuzzer = new Fuzzer({ port, code: FUZZ_CODE, uploadLimit: FUZZ_UPLOAD_LIMIT }, client, KNOWN_DEFECTS);
+  const fuzzer = new Fuzzer({ port, code: FUZZ_CODE, uploadLimit: FUZZ_UPLOAD_LIMIT }, client);
   return {
     fuzzer,
     logged,

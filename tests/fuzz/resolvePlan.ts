@@ -247,7 +247,24 @@ function mediaTarget(id: MediaId, s: Snapshot): { target: string; known?: { size
       return { target: `/api/media?id=${encodeURIComponent(chosen.id)}`, known: { size: chosen.size } };
     return { target: `/api/media?id=${'c'.repeat(22)}` };
   }
-  return { target: `/api/media?id=${encodeURIComponent(id.literal)}` };
+  return { target: `/api/media?id=${encodeLiteral(id.literal)}` };
+}
+
+/**
+ * `encodeURIComponent`, except that a lone surrogate (which it refuses with a URIError) is sent
+ * as the bytes WTF-8 gives it: the server then sees percent-escapes that are not UTF-8, which is
+ * worth sending anyway.
+ */
+function encodeLiteral(literal: string): string {
+  return literal.replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\s\S]/gu,
+    (unit) => {
+      const code = unit.charCodeAt(0);
+      if (unit.length > 1 || code < 0xd800 || code > 0xdfff) return encodeURIComponent(unit);
+      const bytes = [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)];
+      return bytes.map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+    },
+  );
 }
 
 /** Turns a plan into the bytes to send, given the latest state. */

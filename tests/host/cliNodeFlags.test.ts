@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { cliNodeFlags } from '../support/cliNodeFlags';
 import { type CliProcess, startCli } from './cliProcess';
@@ -13,7 +15,17 @@ afterEach(() => {
 // and closes (docs/PERFORMANCE.md). It is written twice: the CLI's shebang and `pnpm start`.
 it('the webbridge command runs Node with the young-generation bound', async () => {
   expect(cliNodeFlags()).toEqual(['--max-semi-space-size=2']);
-  cli = await startCli(['--port', '0', '--no-console', '--access-code', 'test-code-1234']);
+  // A data dir of its own: the default (~/.webbridge) may hold another build's database.
+  const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-cli-flags-'));
+  cli = await startCli([
+    '--port',
+    '0',
+    '--no-console',
+    '--data-dir',
+    dataDir,
+    '--access-code',
+    'test-code-1234',
+  ]);
   const argv = readFileSync(`/proc/${cli.child.pid}/cmdline`, 'utf8').split('\0');
   expect(argv).toContain('--max-semi-space-size=2');
   expect(argv.some((arg) => arg.endsWith('cli.js'))).toBe(true);

@@ -17,12 +17,19 @@ export interface CliProcess {
   exited(since?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; afterMs: number }>;
 }
 
-/** Starts the CLI and waits for its first stdout line, which names the port. */
-export async function startCli(args: readonly string[], timeoutMs = 10_000): Promise<CliProcess> {
+/**
+ * Starts the CLI and waits for its first stdout line, which names the port. `env` replaces the
+ * environment it inherits (default: this process's).
+ */
+export async function startCli(
+  args: readonly string[],
+  timeoutMs = 10_000,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CliProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npx pnpm build\` first.`);
   // Run as the installed `webbridge` command is: the file itself, through its shebang (which
   // gives Node its flags), not `node cli.js`.
-  const child = spawn(CLI, ['serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(CLI, ['serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   const lines: string[] = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {

@@ -18,6 +18,24 @@ describe('access codes', () => {
     expect(chooseAccessCode(dataDir, undefined)).toEqual({ code: first.code, source: 'kept' });
   });
 
+  it('makes kept code files left readable by an older run 0600 again on start, used or not', () => {
+    const dataDir = tempDir();
+    for (const file of ['access-code', 'view-code']) {
+      fs.writeFileSync(path.join(dataDir, file), 'older-code-4321\n', { mode: 0o644 });
+      fs.chmodSync(path.join(dataDir, file), 0o644);
+    }
+    // A given code wins, yet the kept ones are still on disk: tightened all the same.
+    expect(chooseAccessCode(dataDir, { code: 'given-code-99', source: 'env' }).code).toBe('given-code-99');
+    for (const file of ['access-code', 'view-code']) {
+      expect({ file, mode: fs.statSync(path.join(dataDir, file)).mode & 0o777 }).toEqual({
+        file,
+        mode: 0o600,
+      });
+    }
+    // Nothing kept yet is no error.
+    expect(chooseAccessCode(tempDir(), undefined).source).toBe('generated');
+  });
+
   it('a given code wins over the kept one; a rotated code is kept', () => {
     const dataDir = tempDir();
     keepCode(dataDir, 'access', 'kept-code-1234');

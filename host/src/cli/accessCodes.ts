@@ -68,11 +68,27 @@ export function forgetCode(dataDir: string, kind: CodeKind): void {
 }
 
 /**
+ * Makes the kept code files private again (0600), as the keys and the database are on every
+ * start: an older run, a copy or a restored backup may have left them readable, and whoever
+ * reads the access code controls the host. A missing file is fine.
+ */
+function tightenKeptCodes(dataDir: string): void {
+  for (const file of Object.values(KEPT)) {
+    try {
+      fs.chmodSync(path.join(dataDir, file), 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+/**
  * The access code of this run: the one given (flag, file or environment, in that order of
  * precedence, decided by the argument parser), else the one kept in the data dir, else a fresh
- * one that is kept from now on.
+ * one that is kept from now on. Both kept code files are made 0600 first, used or not.
  */
 export function chooseAccessCode(dataDir: string, given: ChosenCode | undefined): ChosenCode {
+  tightenKeptCodes(dataDir);
   if (given) return given;
   const kept = keptCode(dataDir, 'access');
   if (kept) return { code: kept, source: 'kept' };

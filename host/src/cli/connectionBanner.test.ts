@@ -3,7 +3,7 @@ import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningHost, startHost } from '../startHost';
 import { tempDir } from '../testing/testController';
-import { connectionBanner, connectUrl, terminalQr } from './connectionBanner';
+import { authorityBanner, connectionBanner, connectUrl, terminalQr } from './connectionBanner';
 
 let hosts: RunningHost[] = [];
 afterEach(async () => {
@@ -71,5 +71,19 @@ describe('connectionBanner', () => {
       });
       expect(status).toBe(200);
     }
+  });
+});
+
+describe('authorityBanner', () => {
+  it('says when the fingerprint changed, which one it replaced and why', async () => {
+    const facts = { fingerprint: 'AA:BB', downloadUrls: ['http://192.168.1.2:7878/ca.crt'] };
+    expect(await authorityBanner(facts)).not.toContain('changed');
+    const banner = await authorityBanner({
+      ...facts,
+      replaced: { previousFingerprint: 'CC:DD', reason: 'unconstrained' },
+    });
+    expect(banner).toContain('SHA-256 fingerprint: AA:BB');
+    expect(banner).toMatch(/fingerprint changed[\s\S]*\(CC:DD\)[\s\S]*could vouch for any site/);
+    expect(banner).toContain('Trust the new one on each device and remove the old one');
   });
 });

@@ -48,6 +48,8 @@ export async function connectionBanner(
 export interface AuthorityFacts {
   readonly fingerprint: string;
   readonly downloadUrls: readonly string[];
+  /** Set when an older authority (without name constraints) was replaced on this start. */
+  readonly replaced?: { readonly previousFingerprint: string; readonly reason: 'unconstrained' };
 }
 
 /**
@@ -62,6 +64,14 @@ export async function authorityBanner(authority: AuthorityFacts): Promise<string
     'HTTPS certificate authority of this host (trust it once per device; see docs/HOST.md):',
     `  SHA-256 fingerprint: ${authority.fingerprint}`,
   ];
+  if (authority.replaced) {
+    lines.push(
+      '  The fingerprint changed: the previous authority',
+      `  (${authority.replaced.previousFingerprint})`,
+      '  could vouch for any site, so it was replaced by one limited to local names and private',
+      '  addresses. Trust the new one on each device and remove the old one (docs/HOST.md).',
+    );
+  }
   if (url !== undefined) {
     lines.push(`  download: ${url}`);
     lines.push(`Scan to install the authority on a phone:\n${await terminalQr(url)}`);

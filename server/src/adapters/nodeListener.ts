@@ -8,6 +8,7 @@ import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION, problemBody } 
 import type { Hono } from 'hono';
 import type { BridgeEnv } from '../env';
 import { BridgeError } from '../errors/BridgeError';
+import { HARDENING_LINES, HardenedResponse } from '../guards/hardenResponse';
 import { lingeringClose } from '../guards/lingeringClose';
 import { frameNodeServer } from '../guards/nodeFraming';
 import type { NodeLane } from './actionLane';
@@ -28,6 +29,8 @@ const SERVER_OPTIONS = {
   // A request without Host goes on to the host guard, which answers problem+json, instead of
   // getting Node's bare 400.
   requireHostHeader: false,
+  // Every answer carries the hardening headers (guards/hardenResponse.ts), whoever writes it.
+  ServerResponse: HardenedResponse,
 } as const;
 
 /** How long open responses may take to finish when the listener closes. */
@@ -47,7 +50,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.write(
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Error'}\r\n` +
       `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}\r\nConnection: close\r\n\r\n${body}`,
+      `${PROTOCOL_HEADER}: ${PROTOCOL_VERSION}\r\n${HARDENING_LINES}Connection: close\r\n\r\n${body}`,
   );
   lingeringClose(socket);
 }
@@ -90,8 +93,34 @@ export interface TlsServing {
   readonly plainHttp: PlainHttpContext;
 }
 
-/** TLS bounds: no protocol older than 1.2, and a handshake must finish within 10 s. */
-const TLS_OPTIONS = { minVersion: 'TLSv1.2', handshakeTimeout: 10_000 } as const;
+/**
+ * Forward-secret AEAD suites only: TLS 1.3's (AES-GCM and ChaCha20-Poly1305; Node leaves its
+ * CCM suites off), and for TLS 1.2 ECDHE with AES-GCM or ChaCha20-Poly1305, for ECDSA keys
+ * (the local authority's) and RSA ones (a person's own certificate). No CBC, CCM-8, ARIA,
+ * Camellia or static-RSA key exchange, all of which Node's default list still offers.
+ */
+const TLS_CIPHERS = [
+  'TLS_AES_128_GCM_SHA256',
+  'TLS_AES_256_GCM_SHA384',
+  'TLS_CHACHA20_POLY1305_SHA256',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+].join(':');
+
+/**
+ * TLS bounds: no protocol older than 1.2, AEAD suites only (in our order of preference), and
+ * a handshake must finish within 10 s.
+ */
+const TLS_OPTIONS = {
+  minVersion: 'TLSv1.2',
+  ciphers: TLS_CIPHERS,
+  honorCipherOrder: true,
+  handshakeTimeout: 10_000,
+} as const;
 
 /**
  * Listens with @hono/node-server on `hostname:port` (0 = any free port), over TLS when

@@ -1,4 +1,13 @@
-import { PROBLEM_CONTENT_TYPE, ProtocolError, problemBody, problemHeaders } from '@webbridge/contract';
+import {
+  PROBLEM_CONTENT_TYPE,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  ProtocolError,
+  problemBody,
+  problemHeaders,
+} from '@webbridge/contract';
+
+const PROTOCOL = String(PROTOCOL_VERSION);
 
 /** A problem answer before it is put on a transport: status, headers and JSON body. */
 export interface ProblemReply {
@@ -8,8 +17,9 @@ export interface ProblemReply {
 }
 
 /**
- * An error as an RFC 9457 problem+json answer, with `headers` added (the protocol header, the
- * access level...). The one place errors become HTTP; {@link renderProblem} makes it a Fetch
+ * An error as an RFC 9457 problem+json answer, with the protocol header (every refusal carries
+ * it, wherever it is made) and `headers` added (the access level...). The one place errors
+ * become HTTP; {@link renderProblem} makes it a Fetch
  * `Response`, the Node listener's action lane writes it to Node's response.
  */
 export function problemReply(error: unknown, headers: Record<string, string> = {}): ProblemReply {
@@ -19,6 +29,7 @@ export function problemReply(error: unknown, headers: Record<string, string> = {
     headers: {
       'Content-Type': PROBLEM_CONTENT_TYPE,
       'Cache-Control': 'no-store',
+      [PROTOCOL_HEADER]: PROTOCOL,
       ...headers,
       ...problemHeaders(error),
     },

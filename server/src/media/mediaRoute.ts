@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { contract } from '@webbridge/contract';
 import type { Context } from 'hono';
@@ -14,6 +14,9 @@ import type { MediaRegistry } from './MediaRegistry';
 const INLINE =
   /^(image\/(png|jpeg|gif|webp|avif)|audio\/[\w.+-]+|video\/[\w.+-]+|application\/pdf|text\/plain)$/;
 
+/** Read-only, and never waiting in `open` (a no-op for regular files). */
+const READ_NOW = constants.O_RDONLY | constants.O_NONBLOCK;
+
 /** Dependencies of GET/HEAD /api/media. */
 export interface MediaDeps {
   readonly host: HostAdapter;
@@ -22,8 +25,11 @@ export interface MediaDeps {
 
 /**
  * GET and HEAD /api/media?id=: no Bearer, the id is the credential. Unknown, expired and
- * vanished files all answer the same 404. Files are served with a sandboxing CSP and
- * `nosniff`, so an uploaded HTML or SVG file cannot run script in the page's origin.
+ * vanished files all answer the same 404. Files are served with a sandboxing CSP (and, like
+ * every answer, `nosniff`: guards/hardenResponse.ts), so an uploaded HTML or SVG file cannot
+ * run script in the page's origin. The file is opened before anything is answered and its
+ * length read from the open file: one deleted meanwhile (removeAttachment in the same burst)
+ * is a 404, or, once open, is served whole from the handle.
  */
 export function mediaRoute({ host, media }: MediaDeps): (c: Context) => Promise<Response> {
   const checkHeaders = headerCheck(contract.media);
@@ -33,19 +39,34 @@ export function mediaRoute({ host, media }: MediaDeps): (c: Context) => Promise<
     const query = contractQuery(c, contract.media.query);
     const attachmentId = query.success ? media.resolve(query.data.id) : undefined;
     const file = attachmentId === undefined ? undefined : host.resolveMedia(attachmentId);
-    const info = file ? await stat(file.path).catch(() => undefined) : undefined;
-    if (!file || !info?.isFile()) throw new BridgeError('not_found', 'No such media.');
+    // Non-blocking: opening a FIFO put where a file was would otherwise wait for a writer.
+    const handle = file ? await open(file.path, READ_NOW).catch(() => undefined) : undefined;
+    const info = handle ? await handle.stat().catch(() => undefined) : undefined;
+    if (!file || !handle || !info?.isFile()) {
+      await handle?.close();
+      throw new BridgeError('not_found', 'No such media.');
+    }
     const inline = INLINE.test(file.type);
     const headers = {
       'Content-Type': file.type,
       'Content-Length': String(info.size),
       'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'Content-Security-Policy': "default-src 'none'; sandbox; frame-ancestors 'none'",
       'Content-Disposition': `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
     };
-    if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
-    const body = Readable.toWeb(createReadStream(file.path)) as ReadableStream<Uint8Array>;
-    return new Response(body, { status: 200, headers });
+    if (c.req.method === 'HEAD' || info.size === 0) {
+      await handle.close();
+      return new Response(null, { status: 200, headers });
+    }
+    return new Response(body(handle, info.size), { status: 200, headers });
   };
+}
+
+/**
+ * The first `size` bytes of an open file as a web stream; the handle is closed when the stream
+ * ends, fails or is cancelled (a client that went away).
+ */
+function body(handle: FileHandle, size: number): ReadableStream<Uint8Array> {
+  const stream = handle.createReadStream({ start: 0, end: size - 1, autoClose: true });
+  return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
 }

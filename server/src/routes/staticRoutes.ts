@@ -19,12 +19,14 @@ const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** Serves the built web client at `/`, with the page's security headers. */
+/**
+ * Serves the built web client at `/`, with the page's security headers (nosniff and
+ * X-Frame-Options come from guards/hardenResponse.ts, like every answer's).
+ */
 export function staticRoutes(app: Hono<BridgeEnv>, root: string): void {
   app.use('*', async (c, next) => {
     await next();
     c.res.headers.set('Content-Security-Policy', PAGE_CSP);
-    c.res.headers.set('X-Content-Type-Options', 'nosniff');
     c.res.headers.set('Referrer-Policy', 'no-referrer');
   });
   app.get('*', serveStatic({ root }));

@@ -1,7 +1,9 @@
 import type { webcrypto } from 'node:crypto';
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { LocalNameConstraints } from './LocalNameConstraints';
 import { writePublicFile, writeSecretFile } from './writeSecretFile';
 import {
   EC_SIGNING,
@@ -18,11 +20,20 @@ const CA_KEY = 'ca.key';
 /** A person trusts the authority once; it should outlive any phone they pair. */
 const CA_YEARS = 10;
 
+/** Why an authority kept in the data dir was replaced by a new one on open. */
+export interface AuthorityReplacement {
+  /** The fingerprint devices trusted until now. */
+  readonly previousFingerprint: string;
+  /** `unconstrained`: it was made before authorities carried name constraints. */
+  readonly reason: 'unconstrained';
+}
+
 /**
  * The bridge's own certificate authority: one ECDSA P-256 key made on first use and kept in
  * the data dir (mode 0600), whose certificate a person trusts once on each device. It signs
- * the serving certificates for whatever addresses the host has, so a new Wi-Fi address never
- * needs a new trust step.
+ * the serving certificates for whatever private addresses the host has, so a new Wi-Fi
+ * address never needs a new trust step; its certificate's name constraints
+ * (LocalNameConstraints.ts) keep it from vouching for anything else.
  */
 export class LocalAuthority {
   private constructor(
@@ -30,6 +41,10 @@ export class LocalAuthority {
     readonly certificatePem: string,
     private readonly signingKey: webcrypto.CryptoKey,
     private readonly certificate: x509.X509Certificate,
+    /** What its certificate permits it to vouch for. */
+    readonly constraints: LocalNameConstraints,
+    /** Set when an older authority kept in the folder was replaced by this one. */
+    readonly replaced: AuthorityReplacement | undefined,
   ) {}
 
   /** SHA-256 fingerprint of the certificate, as a device shows it before trusting it. */
@@ -38,19 +53,29 @@ export class LocalAuthority {
   }
 
   /**
-   * The authority kept in `dir`, made there on first use. A half-made authority (a key without
-   * its certificate) is replaced: nothing was ever trusted with it.
+   * The authority kept in `dir`, made there on first use, permitted to vouch for local names,
+   * `ownNames` (the machine's name, a name the host is bound to) and private addresses. A
+   * half-made authority (a key without its certificate) is replaced: nothing was ever trusted
+   * with it. So is one without name constraints: its key could vouch for any site to every
+   * device that trusts it; its key file is overwritten and `replaced` says so.
    */
-  static async open(dir: string): Promise<LocalAuthority> {
+  static async open(dir: string, ownNames: readonly string[] = []): Promise<LocalAuthority> {
     const certFile = path.join(dir, CA_CERT);
     const keyFile = path.join(dir, CA_KEY);
+    let replaced: AuthorityReplacement | undefined;
     if (fs.existsSync(certFile) && fs.existsSync(keyFile)) {
       // A key someone (a copy, a backup restore) left readable is made private again.
       fs.chmodSync(keyFile, 0o600);
       const certificatePem = fs.readFileSync(certFile, 'utf8');
-      const key = await importSigningKey(fs.readFileSync(keyFile, 'utf8'));
-      return new LocalAuthority(certificatePem, key, new x509.X509Certificate(certificatePem));
+      const certificate = new x509.X509Certificate(certificatePem);
+      const constraints = LocalNameConstraints.of(certificate);
+      if (constraints) {
+        const key = await importSigningKey(fs.readFileSync(keyFile, 'utf8'));
+        return new LocalAuthority(certificatePem, key, certificate, constraints, undefined);
+      }
+      replaced = { previousFingerprint: sha256Fingerprint(certificatePem), reason: 'unconstrained' };
     }
+    const constraints = LocalNameConstraints.forHost(ownNames);
     const keys = await generateKeyPair();
     const notBefore = new Date(Date.now() - 60 * 60_000);
     const notAfter = new Date(notBefore);
@@ -65,17 +90,29 @@ export class LocalAuthority {
         new x509.BasicConstraintsExtension(true, 0, true),
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
         await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+        constraints.extension(),
       ],
     });
     const certificatePem = certificate.toString('pem');
-    // Key first: a crash in between leaves a key without a certificate, which is remade.
+    // Key first: a crash in between leaves a key without a certificate, which is remade (and a
+    // crash after it, an unconstrained certificate with the new key: replaced again).
     writeSecretFile(keyFile, await privateKeyPem(keys.privateKey));
     writePublicFile(certFile, certificatePem);
-    return new LocalAuthority(certificatePem, keys.privateKey, certificate);
+    return new LocalAuthority(certificatePem, keys.privateKey, certificate, constraints, replaced);
   }
 
-  /** A serving certificate for `names` (DNS names and IP addresses), valid `days` days. */
+  /** Whether this authority may vouch for `name` (a DNS name or an IP address). */
+  permits(name: string): boolean {
+    return this.constraints.permits(name);
+  }
+
+  /**
+   * A serving certificate for `names` (DNS names and IP addresses), valid `days` days. A name
+   * outside the constraints would make clients refuse the whole certificate: it is an error.
+   */
   async issue(names: readonly string[], days: number): Promise<{ certificatePem: string; keyPem: string }> {
+    const outside = names.filter((name) => !this.permits(name));
+    if (outside.length > 0) throw new Error(`The local authority may not vouch for ${outside.join(', ')}.`);
     const keys = await generateKeyPair();
     const notBefore = new Date(Date.now() - 60 * 60_000);
     const notAfter = new Date(notBefore.getTime() + days * 86_400_000);
@@ -109,7 +146,7 @@ export class LocalAuthority {
 }
 
 function isIp(name: string): boolean {
-  return /^[\d.]+$/.test(name) || name.includes(':');
+  return isIP(name) !== 0;
 }
 
 /** A name that cannot break the distinguished-name syntax. */

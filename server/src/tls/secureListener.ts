@@ -17,6 +17,11 @@ export interface SecuredListener {
   /** The local authority, when it issued the certificate. */
   readonly authority: LocalAuthority | undefined;
   /**
+   * Addresses and names the host has that its authority may not vouch for (a public address):
+   * left out of the certificate, so a browser cannot use them over HTTPS.
+   */
+  readonly leftOut: readonly string[];
+  /**
    * A new certificate when the host's addresses changed or the current one nears its end;
    * undefined while the current one is still right.
    */
@@ -38,7 +43,12 @@ export async function secureListener(
   if ((certFile === undefined) !== (keyFile === undefined)) {
     throw new TlsSetupError('A certificate needs its key: give both the certificate and the key file.');
   }
-  const plain: SecuredListener = { serving: undefined, authority: undefined, refresh: async () => undefined };
+  const plain: SecuredListener = {
+    serving: undefined,
+    authority: undefined,
+    leftOut: [],
+    refresh: async () => undefined,
+  };
   if (certFile !== undefined && keyFile !== undefined) {
     const own = loadUserCertificate(certFile, keyFile);
     return { ...plain, serving: { ...own, plainHttp: { allowedHosts, authority: () => undefined } } };
@@ -52,12 +62,15 @@ export async function secureListener(
   // Loaded only here: the X.509 library and its ASN.1 schemas cost every start a plain-HTTP
   // bridge (loopback, the tests, embedding apps with their own certificate) would not need.
   const { LocalAuthority } = await import('./LocalAuthority');
-  const authority = await LocalAuthority.open(authorityDir);
-  const names = () =>
+  const allNames = () =>
     certificateNames(hostname, isWildcard(hostname), {
       addresses: lanAddresses(true),
       machineName: os.hostname(),
     });
+  const authority = await LocalAuthority.open(authorityDir, allNames());
+  // A name outside the authority's constraints would make clients refuse the whole certificate.
+  const names = () => allNames().filter((name) => authority.permits(name));
+  const leftOut = allNames().filter((name) => !authority.permits(name));
   let current = names().join(' ');
   let checkedAt = Date.now();
   const certificate = await servingCertificate(authority, authorityDir, names());
@@ -68,6 +81,7 @@ export async function secureListener(
   return {
     serving: { ...certificate, plainHttp: context },
     authority,
+    leftOut,
     async refresh() {
       const wanted = names();
       const now = Date.now();

@@ -15,9 +15,13 @@ export interface Footnotes {
 /** The current message's footnotes (a mutable map with the message's lifetime). */
 export const FootnoteContext = createContext<Footnotes>({ prefix: 'fn-', numbers: new Map() });
 
-/** The id of a footnote's definition (`ref` false) or of its first reference. */
+/**
+ * The id of a footnote's definition (`ref` false) or of its first reference. Both kinds carry a
+ * marker of the same length after the prefix: with a marker on one kind only, the definition of
+ * `[^ref-x]` and the reference of `[^x]` shared an id, and a jump could land on the wrong note.
+ */
 function footnoteId(notes: Footnotes, label: string, ref: boolean): string {
-  return `${notes.prefix}${ref ? 'ref-' : ''}${encodeURIComponent(label)}`;
+  return `${notes.prefix}${ref ? 'ref-' : 'def-'}${encodeURIComponent(label)}`;
 }
 
 // In-page links scroll instead of changing the address: the fragment carries the access code.
