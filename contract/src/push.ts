@@ -12,10 +12,21 @@ export const pushSubscriptionSchema = z
     endpoint: z.string().min(1).max(2048),
     keys: z
       .object({
-        /** The browser's P-256 public key, base64url (65 bytes → 87 characters). */
-        p256dh: z.string().regex(/^[A-Za-z0-9_-]{80,100}={0,2}$/),
-        /** The 16-byte authentication secret, base64url. */
-        auth: z.string().regex(/^[A-Za-z0-9_-]{16,32}={0,2}$/),
+        /**
+         * The browser's P-256 public key, base64url (65 bytes → 87 characters, padded 88). The
+         * host also checks that it decodes to an uncompressed point (400 naming the key).
+         */
+        p256dh: z
+          .string()
+          .min(86)
+          .max(88)
+          .regex(/^[A-Za-z0-9_=-]*$/),
+        /** The 16-byte authentication secret, base64url (22 characters, padded 24); checked likewise. */
+        auth: z
+          .string()
+          .min(22)
+          .max(24)
+          .regex(/^[A-Za-z0-9_=-]*$/),
       })
       .strict(),
   })

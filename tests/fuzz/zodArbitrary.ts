@@ -37,9 +37,13 @@ const UNIT = fc.oneof(
   },
 );
 
-/** A string of exactly `length` UTF-16 code units, made of one repeated BMP character. */
-function filled(length: number): fc.Arbitrary<string> {
-  return fc.constantFrom('x', 'é', '界', ' ').map((ch) => ch.repeat(length));
+/**
+ * A string of exactly `length` UTF-16 code units, made of one repeated BMP character that each
+ * of the schema's character-class `patterns` accepts.
+ */
+function filled(length: number, patterns: readonly RegExp[] = []): fc.Arbitrary<string> {
+  const fits = ['x', 'é', '界', ' ', 'A', '0'].filter((ch) => patterns.every((p) => p.test(ch)));
+  return fc.constantFrom(...fits).map((ch) => ch.repeat(length));
 }
 
 /** Fits `s` into [min, max] code units: the surrogate pair an emoji makes can overshoot. */
@@ -63,7 +67,7 @@ function stringArbitrary(schema: z.ZodString, maxLength: number): fc.Arbitrary<s
   const bounds = [min, min + 1, max - 1, max].filter((n) => n >= min && n <= max && Number.isFinite(n));
   return fc.oneof(
     { weight: 6, arbitrary: random },
-    { weight: 1, arbitrary: fc.constantFrom(...new Set(bounds)).chain(filled) },
+    { weight: 1, arbitrary: fc.constantFrom(...new Set(bounds)).chain((n) => filled(n, patterns)) },
   );
 }
 

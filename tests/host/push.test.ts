@@ -350,6 +350,26 @@ describe('push over HTTP', () => {
     }
   });
 
+  it('refuses keys that are no P-256 public key or no 16-byte secret, naming the key (400)', async () => {
+    const cases: [typeof keys, RegExp][] = [
+      // The right length, but not an uncompressed point (its first byte is not 0x04).
+      [{ ...keys, p256dh: 'A'.repeat(87) }, /keys\.p256dh/],
+      // 24 characters of padding-free base64url: 18 bytes, not 16.
+      [{ ...keys, auth: 'A'.repeat(24) }, /keys\.auth/],
+    ];
+    for (const [bad, detail] of cases) {
+      const response = await postAction(plain, {
+        action: 'subscribePush',
+        subscription: { endpoint: 'https://93.184.216.34/push/x', keys: bad },
+        choices: { approvals: true, replies: true },
+      });
+      expect(response.status).toBe(400);
+      const problem = await problemOf(response);
+      expect(problem.code).toBe('invalid_request');
+      expect(problem.detail).toMatch(detail);
+    }
+  });
+
   it('refuses subscribing without a paired device (422), and says so in pushStatus', async () => {
     const response = await postAction(h, {
       action: 'subscribePush',

@@ -65,6 +65,7 @@ describe('request headers are checked against the contract', () => {
       'forgetDevice authorization',
       'forgetDevice content-type',
       'pair content-type',
+      'pushDecide content-type',
       'state authorization',
       'upload authorization',
       'upload content-length',

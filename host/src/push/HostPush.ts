@@ -106,6 +106,7 @@ export class HostPush {
   ): ActionResultOf<'subscribePush'> {
     // Checked again in the task: cheap, and the task must not trust that a check ran before it.
     checkEndpoint(subscription.endpoint, this.policy);
+    checkKeys(subscription.keys);
     const device = origin?.device;
     if (device === undefined) throw needsDevice();
     this.controller.pushSubscriptions.put({
@@ -180,5 +181,23 @@ export class HostPush {
   close(): void {
     this.notifier.close();
     this.queue.close();
+  }
+}
+
+/**
+ * The subscription's keys as RFC 8291 needs them: a P-256 public key as an uncompressed point
+ * (65 bytes, starting 0x04) and a 16-byte secret. Refused here, with a 400 naming the key, rather
+ * than when the first push fails to encrypt.
+ */
+function checkKeys(keys: PushSubscriptionJson['keys']): void {
+  const p256dh = Buffer.from(keys.p256dh, 'base64url');
+  if (p256dh.length !== 65 || p256dh[0] !== 0x04) {
+    throw new ProtocolError(
+      'invalid_request',
+      'keys.p256dh is not a P-256 public key (65 bytes, base64url).',
+    );
+  }
+  if (Buffer.from(keys.auth, 'base64url').length !== 16) {
+    throw new ProtocolError('invalid_request', 'keys.auth is not a 16-byte secret (base64url).');
   }
 }
