@@ -10,6 +10,8 @@ import { CopyButton } from './CopyButton';
 import { Markdown } from './Markdown';
 import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
+import { PlainReply } from './PlainReply';
+import { RenderBoundary } from './RenderBoundary';
 
 /** Props of {@link MessageItem}. */
 export interface MessageItemProps {
@@ -84,7 +86,10 @@ export const MessageItem = pure(function MessageItem({
           }}
         />
       ) : (
-        <MessageBody message={message} />
+        // A message that cannot be drawn shows as written; the rest of the page carries on.
+        <RenderBoundary fallback={<PlainReply text={message.text} reason="broken" />}>
+          <MessageBody message={message} />
+        </RenderBoundary>
       )}
       {message.tool && (
         <p class="tool-call">

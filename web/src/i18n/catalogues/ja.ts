@@ -162,4 +162,10 @@ export const ja: Catalogue = {
   notifyReplyTitle: '回答が完了しました',
   notifyApprovalTitle: '承認待ちがあります',
   notifyApprovalBody: '{tool} の実行内容：{summary}',
+
+  // Replies shown as written, and the phone's attach (slow phones and hostile replies)
+  replyTooDeep: '原文のまま表示：この返信は入れ子が深すぎて整形できません。',
+  replyTooSlow: '原文のまま表示：この返信の整形に時間がかかりすぎました。',
+  replyNotFormatted: '原文のまま表示：この返信は整形できませんでした。',
+  attachPhoto: '写真を添付または撮影',
 };

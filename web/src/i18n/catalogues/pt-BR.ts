@@ -162,4 +162,10 @@ export const ptBR: Catalogue = {
   notifyReplyTitle: 'Resposta concluída',
   notifyApprovalTitle: 'Aprovação aguardando',
   notifyApprovalBody: '{tool} quer: {summary}',
+
+  // Replies shown as written, and the phone's attach (slow phones and hostile replies)
+  replyTooDeep: 'Exibida como foi escrita: esta resposta é aninhada demais para ser formatada.',
+  replyTooSlow: 'Exibida como foi escrita: formatar esta resposta levou tempo demais.',
+  replyNotFormatted: 'Exibida como foi escrita: não foi possível formatar esta resposta.',
+  attachPhoto: 'Anexar uma foto ou tirar uma',
 };

@@ -159,4 +159,10 @@ export const zhCN: Catalogue = {
   notifyReplyTitle: '回复已完成',
   notifyApprovalTitle: '有批准请求等待处理',
   notifyApprovalBody: '{tool} 想要：{summary}',
+
+  // Replies shown as written, and the phone's attach (slow phones and hostile replies)
+  replyTooDeep: '按原文显示：此回复嵌套过深，无法排版。',
+  replyTooSlow: '按原文显示：此回复排版耗时过长。',
+  replyNotFormatted: '按原文显示：此回复无法排版。',
+  attachPhoto: '附加照片或拍照',
 };
