@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BENCHMARKS = ['bytesPerWord', 'latency', 'streams', 'reducer', 'openClose', 'writeFloor'];
+const BENCHMARKS = ['bytesPerWord', 'latency', 'streams', 'reducer', 'openClose', 'writeFloor', 'slowPhone'];
 
 console.log(`webbridge benchmarks — ${new Date().toISOString()}, Node ${process.version}`);
 let failed = 0;

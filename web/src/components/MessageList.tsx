@@ -2,15 +2,20 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { whenIdle } from '../render/whenIdle';
 import { IdleContext } from '../state/IdleContext';
-import type { Approval, Snapshot } from '../state/types';
+import type { Snapshot } from '../state/types';
 import { JumpToLatest } from './JumpToLatest';
-import { MessageItem } from './MessageItem';
+import { EAGER_MESSAGES, MessageChunk } from './MessageChunk';
 
-const NONE: readonly Approval[] = [];
 /** How many of the latest messages the first render shows. */
 export const FIRST_RENDER = 40;
 /** How many earlier messages each later step adds, while the browser is idle. */
 export const RENDER_STEP = 200;
+/**
+ * Messages per chunk of the list. A streamed word renders the list again: each chunk compares
+ * its messages by identity and only the changed one renders, so the cost of a word grows with
+ * the number of chunks (40 for 2,000 messages), not of messages (Preact diffed all 2,000).
+ */
+const CHUNK = 50;
 
 /** Props of {@link MessageList}. */
 export interface MessageListProps {
@@ -57,7 +62,24 @@ export function MessageList({ snapshot }: MessageListProps) {
     el.scrollTop = el.scrollHeight;
     followedTo.current = el.scrollTop;
   };
-  useLayoutEffect(follow, [messages, last?.text, snapshot.approvals, start]);
+  // A new message, or earlier ones added above, is followed before the frame is painted. A
+  // streamed word is followed in the next frame, before its paint: each follow measures the
+  // list, a layout the browser then does once per frame, not once per word (several words
+  // can arrive in one frame of a slow phone).
+  const shape = useRef('');
+  const frame = useRef(0);
+  useLayoutEffect(() => {
+    const now = `${messages.length}:${start}`;
+    if (now !== shape.current) {
+      shape.current = now;
+      follow();
+    } else if (frame.current === 0)
+      frame.current = requestAnimationFrame(() => {
+        frame.current = 0;
+        follow();
+      });
+  }, [messages, last?.text, snapshot.approvals, start]);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
 
   // The end also moves without a render of this list: a message drawn at its real height in
   // place of its estimate (content-visibility), an image that loads, code highlighted or math
@@ -80,7 +102,6 @@ export function MessageList({ snapshot }: MessageListProps) {
   }, [start]);
 
   const lastReply = messages.findLast((m) => m.role === 'assistant');
-  const shown = start === 0 ? messages : messages.slice(start);
   return (
     <div
       class="messages"
@@ -97,13 +118,16 @@ export function MessageList({ snapshot }: MessageListProps) {
       ) : (
         <IdleContext.Provider value={run.state === 'idle'}>
           <ol ref={list} class="message-list" aria-label={t('messages')} aria-busy={start > 0}>
-            {shown.map((message) => (
-              <MessageItem
-                key={message.id}
-                message={message}
-                isLast={message === last}
-                isLastReply={message === lastReply}
-                approvals={message.status === 'waiting' ? snapshot.approvals : NONE}
+            {chunks(start, messages.length).map(([from, to]) => (
+              <MessageChunk
+                key={Math.floor(from / CHUNK)}
+                messages={messages}
+                from={from}
+                to={to}
+                last={last}
+                lastReply={lastReply}
+                approvals={snapshot.approvals}
+                eagerFrom={messages.length - EAGER_MESSAGES}
               />
             ))}
           </ol>
@@ -123,4 +147,12 @@ export function MessageList({ snapshot }: MessageListProps) {
       )}
     </div>
   );
+}
+
+/** The chunks covering messages `start` to `end`: fixed boundaries, so a chunk keeps its key. */
+function chunks(start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let from = start; from < end; from = (Math.floor(from / CHUNK) + 1) * CHUNK)
+    out.push([from, Math.min(end, (Math.floor(from / CHUNK) + 1) * CHUNK)]);
+  return out;
 }
