@@ -17,6 +17,12 @@ export interface MessageChunkProps {
   readonly approvals: readonly Approval[];
   /** Messages from this index on are drawn in full at once, the others when they come near. */
   readonly eagerFrom: number;
+  /**
+   * Whether the chunk is a box of its own (an item of the list holding a list of its
+   * messages): a chunk well above the end, which the browser then skips as one while it is
+   * off screen. The latest messages stay items of the list itself.
+   */
+  readonly boxed: boolean;
 }
 
 /**
@@ -28,7 +34,7 @@ export interface MessageChunkProps {
 export class MessageChunk extends Component<MessageChunkProps> {
   override shouldComponentUpdate(next: MessageChunkProps): boolean {
     const prev = this.props;
-    if (next.from !== prev.from || next.to !== prev.to) return true;
+    if (next.from !== prev.from || next.to !== prev.to || next.boxed !== prev.boxed) return true;
     for (let i = next.from; i < next.to; i++) {
       const message = next.messages[i];
       if (message !== prev.messages[i]) return true;
@@ -40,7 +46,7 @@ export class MessageChunk extends Component<MessageChunkProps> {
     return false;
   }
 
-  override render({ messages, from, to, last, lastReply, approvals, eagerFrom }: MessageChunkProps) {
+  override render({ messages, from, to, last, lastReply, approvals, eagerFrom, boxed }: MessageChunkProps) {
     const items: ComponentChildren[] = [];
     for (let i = from; i < to; i++) {
       const message = messages[i];
@@ -56,6 +62,15 @@ export class MessageChunk extends Component<MessageChunkProps> {
         />,
       );
     }
-    return items;
+    if (!boxed) return items;
+    // Boxes are not list items to assistive technology: each message stays an item of the
+    // one list of messages (role none on the box and its inner list).
+    return (
+      <li class="message-chunk" role="none">
+        <ol class="message-chunk-list" role="none">
+          {items}
+        </ol>
+      </li>
+    );
   }
 }

@@ -13,7 +13,7 @@ export const MARKDOWN_LIMITS = {
   tokenDepth: 100,
   /**
    * Characters lexed at once on the page's thread. marked is quadratic on some inputs (100,000
-   * characters of `_a_a…` took 9–14 s): 8,000 such characters take ~40 ms here. Longer parts go
+   * characters of `_a_a…` took 9–14 s): 8,000 such characters take ~50 ms here. Longer parts go
    * to a worker with a deadline. While a reply streams, only its last blocks are lexed again, so
    * a growing reply stays under this.
    */
