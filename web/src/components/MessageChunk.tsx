@@ -64,7 +64,8 @@ export class MessageChunk extends Component<MessageChunkProps> {
     }
     if (!boxed) return items;
     // Boxes are not list items to assistive technology: each message stays an item of the
-    // one list of messages (role none on the box and its inner list).
+    // one list of messages (role none on the box and its inner list, an explicit listitem
+    // role on each message, which the box's presentation would otherwise take away).
     return (
       <li class="message-chunk" role="none">
         <ol class="message-chunk-list" role="none">

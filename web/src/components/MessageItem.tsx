@@ -57,7 +57,11 @@ export const MessageItem = pure(function MessageItem({
   const waitingOn = message.status === 'waiting' ? approvals.filter((a) => a.messageId === message.id) : [];
 
   return (
+    // An explicit item of the list of messages, also inside a chunk's box (role none; see
+    // MessageChunk), where an implicit one would turn presentational with its box.
     <li
+      // biome-ignore lint/a11y/noRedundantRoles: inside a chunk's box (role none) the implicit role turns presentational
+      role="listitem"
       class={`message message-${message.role} status-${message.status}`}
       data-message-id={message.id}
       aria-busy={message.status === 'streaming'}

@@ -65,24 +65,7 @@ export function MessageList({ snapshot }: MessageListProps) {
     el.scrollTop = el.scrollHeight;
     followedTo.current = el.scrollTop;
   };
-  // A new message, or earlier ones added above, is followed before the frame is painted. A
-  // streamed word is followed in the next frame, before its paint: each follow measures the
-  // list, a layout the browser then does once per frame, not once per word (several words
-  // can arrive in one frame of a slow phone).
-  const shape = useRef('');
-  const frame = useRef(0);
-  useLayoutEffect(() => {
-    const now = `${messages.length}:${start}`;
-    if (now !== shape.current) {
-      shape.current = now;
-      follow();
-    } else if (frame.current === 0)
-      frame.current = requestAnimationFrame(() => {
-        frame.current = 0;
-        follow();
-      });
-  }, [messages, last?.text, snapshot.approvals, start]);
-  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  useLayoutEffect(follow, [messages, last?.text, snapshot.approvals, start]);
 
   // The end also moves without a render of this list: a message drawn at its real height in
   // place of its estimate (content-visibility), an image that loads, code highlighted or math
@@ -120,7 +103,16 @@ export function MessageList({ snapshot }: MessageListProps) {
         <p class="empty">{t('noMessages')}</p>
       ) : (
         <IdleContext.Provider value={run.state === 'idle'}>
-          <ol ref={list} class="message-list" aria-label={t('messages')} aria-busy={start > 0}>
+          {/* The list role, explicit: the list is checked by its items in the accessibility
+              tree (the chunks' boxes, role none, are transparent there), not by its children. */}
+          <ol
+            ref={list}
+            // biome-ignore lint/a11y/noRedundantRoles: checked by its items in the accessibility tree, not its children
+            role="list"
+            class="message-list"
+            aria-label={t('messages')}
+            aria-busy={start > 0}
+          >
             {chunks(start, messages.length).map(([from, to]) => (
               <MessageChunk
                 key={Math.floor(from / CHUNK)}

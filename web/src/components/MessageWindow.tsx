@@ -45,6 +45,8 @@ function MessageStandIn({ message, onNear }: { readonly message: Message; readon
   return (
     <li
       ref={li}
+      // biome-ignore lint/a11y/noRedundantRoles: inside a chunk's box (role none) the implicit role turns presentational
+      role="listitem"
       class={`message message-${message.role} status-${message.status} message-stand-in`}
       data-message-id={message.id}
     >
