@@ -44,7 +44,8 @@ describe('MessageList while a reply streams', () => {
     };
   });
   afterEach(() => {
-    options.diffed = previous;
+    if (previous) options.diffed = previous;
+    else delete options.diffed;
     render(null, root);
     root.remove();
   });
