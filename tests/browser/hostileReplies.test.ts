@@ -9,10 +9,10 @@ import { INSTANT_MODEL, startScriptedHost } from './scriptedModel';
  * the parser's stack (the app unmounted, and every reload was blank while the conversation was
  * current); the third held the page for 9–14 s.
  */
-const HOSTILE: readonly { readonly name: string; readonly reply: string }[] = [
-  { name: '20,000 nested quotes', reply: `${'>'.repeat(20_000)} hi` },
-  { name: '6,000 nested list markers', reply: `${'- '.repeat(6_000)}x` },
-  { name: '100,000 characters of _a_a…', reply: '_a'.repeat(49_990) },
+const HOSTILE: readonly { readonly name: string; readonly reply: string; readonly slow: boolean }[] = [
+  { name: '20,000 nested quotes', reply: `${'>'.repeat(20_000)} hi`, slow: false },
+  { name: '6,000 nested list markers', reply: `${'- '.repeat(6_000)}x`, slow: false },
+  { name: '100,000 characters of _a_a…', reply: '_a'.repeat(49_990), slow: true },
 ];
 
 /**
@@ -57,26 +57,36 @@ describe('replies that cannot hurt the page, in Chromium', () => {
   it('keeps painting while each arrives, shows it as written with a notice, and works after a reload', async () => {
     const { page, problems, context } = await openConnected(browser, h, PHONE);
     const gaps: Record<string, number> = {};
-    for (const [i, { name, reply }] of HOSTILE.entries()) {
+    const outcomes: string[] = [];
+    for (const [i, { name, reply, slow }] of HOSTILE.entries()) {
       await provoke(page, reply, true);
       const answer = page.locator('.message-assistant').nth(i);
       await answer.and(page.locator('.status-complete')).waitFor({ timeout: 20_000 });
-      // Shown as written, with the notice (the worker's deadline for the last one).
-      await answer.locator('.markdown-notice').waitFor({ timeout: 10_000 });
+      // Shown as written with the notice, or (the last one only) formatted by the worker
+      // when it finished within its 3 s deadline on a quiet machine.
+      const notice = answer.locator('.markdown-notice');
+      // (`_a_a…` has no emphasis: an underscore inside a word opens none.)
+      const formatted = answer.locator('.body.markdown > p');
+      await (slow ? notice.or(formatted) : notice).first().waitFor({ timeout: 15_000 });
       gaps[name] = Math.round(Number(await page.evaluate(STOP_FRAMES)));
-      expect(await answer.locator('.markdown-plain').textContent()).toBe(reply);
+      if (await notice.count()) expect(await answer.locator('.markdown-plain').textContent()).toBe(reply);
+      else outcomes.push(`${name}: formatted in the worker`);
     }
     // The figure the issue asks for, printed for the record.
-    console.log('longest frame gap while a hostile reply arrived (ms, 1x CPU):', gaps);
+    console.log('longest frame gap while a hostile reply arrived (ms, 1x CPU):', gaps, outcomes);
     for (const gap of Object.values(gaps)) expect(gap).toBeLessThan(200);
     await shot(page, 'phone-hostile-replies');
 
     // The conversation is still the current one: the page opens it again, and it works.
     await page.reload();
     await page.locator('.badge[data-status="live"]').waitFor();
-    await expect
-      .poll(() => page.locator('.message-assistant .markdown-notice').count(), { timeout: 15_000 })
-      .toBe(HOSTILE.length);
+    // The replies nested too deeply are refused again (the third may be formatted this time).
+    for (const i of [0, 1])
+      await page
+        .locator('.message-assistant')
+        .nth(i)
+        .locator('.markdown-notice')
+        .waitFor({ timeout: 15_000 });
     await provoke(page, 'Still **here**.');
     await page
       .locator('.message-assistant')
