@@ -14,6 +14,7 @@ const BENCHMARKS = [
   'writeFloor',
   'resumeRing',
   'stayingCurrent',
+  'slowPhone',
 ];
 
 console.log(`webbridge benchmarks — ${new Date().toISOString()}, Node ${process.version}`);

@@ -88,7 +88,7 @@ describe('a long conversation in Chromium', () => {
       page.evaluate(`(() => {
         const block = document.createElement('div');
         block.style.height = '${px}px';
-        document.querySelector('.message:last-child').append(block);
+        [...document.querySelectorAll('.message')].at(-1).append(block);
       })()`);
     await grow(600);
     await frames(page);

@@ -2,7 +2,7 @@ import type { ModelEvent, ModelProvider, ModelRequest, RunningHost } from '@webb
 import { startTestHost, type TestHost } from '../support/testHost';
 
 /** Answers at once, the whole reply in one piece: seeds a long conversation in seconds. */
-const INSTANT_MODEL = 'scripted-instant';
+export const INSTANT_MODEL = 'scripted-instant';
 /** Streams the same replies word by word, `wordDelayMs` apart: a reply to watch grow. */
 export const PACED_MODEL = 'scripted-paced';
 

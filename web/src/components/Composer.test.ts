@@ -31,6 +31,8 @@ function fakeSession(outcomes: SendOutcome[]) {
     store,
     uploads: createUploads(async () => ({ id: 'x' })),
     notice: observable(null),
+    // A pending picture shows a thumbnail read through its media id.
+    media: { urlOf: (a: { id: string }) => `/api/media/${a.id}` },
   } as unknown as Session;
   return { session, send, sensitive, store };
 }

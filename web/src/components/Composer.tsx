@@ -60,7 +60,12 @@ export function Composer({ snapshot }: ComposerProps) {
   const area = useRef<HTMLTextAreaElement>(null);
   const { run, pending } = snapshot.conversations;
   const running = run.state !== 'idle';
-  const uploading = uploads.some((u) => u.status === 'uploading');
+  const listed = new Set(pending.map((a) => a.id));
+  // A file uploaded but not yet listed by the host would not go with the message: wait for the
+  // host's list (or the upload's grace period, see createUploads).
+  const uploading = uploads.some(
+    (u) => u.status === 'uploading' || (u.status === 'done' && !listed.has(u.attachmentId ?? '')),
+  );
   const canSend = !running && !sending && !uploading && (text.trim() !== '' || pending.length > 0);
 
   useEffect(() => {
@@ -84,6 +89,16 @@ export function Composer({ snapshot }: ComposerProps) {
     // Not sent: the text comes back, unless the person has started another one meanwhile.
     setText((current) => (current === '' ? message : current));
     if (outcome.kind === 'changed') setChanged({ named: outcome.destination, text: message });
+  };
+
+  // One file input, two ways in. "Photo or camera" asks for images only: a phone then offers
+  // its camera beside its gallery (an input that takes any file offered only files on some).
+  const choose = (accept: string | null) => {
+    const input = fileInput.current;
+    if (!input) return;
+    if (accept) input.accept = accept;
+    else input.removeAttribute('accept');
+    input.click();
   };
 
   return (
@@ -125,10 +140,19 @@ export function Composer({ snapshot }: ComposerProps) {
         />
         <button
           type="button"
+          class="icon attach-photo"
+          aria-label={t('attachPhoto')}
+          title={t('attachPhoto')}
+          onClick={() => choose('image/*')}
+        >
+          <Icon name="camera" />
+        </button>
+        <button
+          type="button"
           class="icon attach"
           aria-label={t('attachFiles')}
           title={t('attachFiles')}
-          onClick={() => fileInput.current?.click()}
+          onClick={() => choose(null)}
         >
           <Icon name="attach" />
         </button>

@@ -11,6 +11,8 @@ import { DecisionLine } from './DecisionLine';
 import { Markdown } from './Markdown';
 import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
+import { PlainReply } from './PlainReply';
+import { RenderBoundary } from './RenderBoundary';
 
 /** Props of {@link MessageItem}. */
 export interface MessageItemProps {
@@ -56,7 +58,11 @@ export const MessageItem = pure(function MessageItem({
   const waitingOn = message.status === 'waiting' ? approvals.filter((a) => a.messageId === message.id) : [];
 
   return (
+    // An explicit item of the list of messages, also inside a chunk's box (role none; see
+    // MessageChunk), where an implicit one would turn presentational with its box.
     <li
+      // biome-ignore lint/a11y/noRedundantRoles: inside a chunk's box (role none) the implicit role turns presentational
+      role="listitem"
       class={`message message-${message.role} status-${message.status}`}
       data-message-id={message.id}
       aria-busy={message.status === 'streaming'}
@@ -85,7 +91,10 @@ export const MessageItem = pure(function MessageItem({
           }}
         />
       ) : (
-        <MessageBody message={message} />
+        // A message that cannot be drawn shows as written; the rest of the page carries on.
+        <RenderBoundary fallback={<PlainReply text={message.text} reason="broken" />}>
+          <MessageBody message={message} />
+        </RenderBoundary>
       )}
       {message.tool && (
         <p class="tool-call">

@@ -2,15 +2,23 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { whenIdle } from '../render/whenIdle';
 import { IdleContext } from '../state/IdleContext';
-import type { Approval, Snapshot } from '../state/types';
+import type { Snapshot } from '../state/types';
 import { JumpToLatest } from './JumpToLatest';
-import { MessageItem } from './MessageItem';
+import { EAGER_MESSAGES, MessageChunk } from './MessageChunk';
 
-const NONE: readonly Approval[] = [];
 /** How many of the latest messages the first render shows. */
 export const FIRST_RENDER = 40;
 /** How many earlier messages each later step adds, while the browser is idle. */
 export const RENDER_STEP = 200;
+/**
+ * Messages per chunk of the list. A streamed word renders the list again: each chunk compares
+ * its messages by identity and only the changed one renders, so the cost of a word grows with
+ * the number of chunks (40 for 2,000 messages), not of messages (Preact diffed all 2,000).
+ * Chunks two or more chunks above the end are boxes the browser skips whole while off screen
+ * (content-visibility): the layout after a word then walks ~40 boxes and the latest messages,
+ * not 2,000 (0.1 ms against 2.0 ms in Chromium).
+ */
+const CHUNK = 50;
 
 /** Props of {@link MessageList}. */
 export interface MessageListProps {
@@ -80,7 +88,6 @@ export function MessageList({ snapshot }: MessageListProps) {
   }, [start]);
 
   const lastReply = messages.findLast((m) => m.role === 'assistant');
-  const shown = start === 0 ? messages : messages.slice(start);
   return (
     <div
       class="messages"
@@ -96,14 +103,27 @@ export function MessageList({ snapshot }: MessageListProps) {
         <p class="empty">{t('noMessages')}</p>
       ) : (
         <IdleContext.Provider value={run.state === 'idle'}>
-          <ol ref={list} class="message-list" aria-label={t('messages')} aria-busy={start > 0}>
-            {shown.map((message) => (
-              <MessageItem
-                key={message.id}
-                message={message}
-                isLast={message === last}
-                isLastReply={message === lastReply}
-                approvals={message.status === 'waiting' ? snapshot.approvals : NONE}
+          {/* The list role, explicit: the list is checked by its items in the accessibility
+              tree (the chunks' boxes, role none, are transparent there), not by its children. */}
+          <ol
+            ref={list}
+            // biome-ignore lint/a11y/noRedundantRoles: checked by its items in the accessibility tree, not its children
+            role="list"
+            class="message-list"
+            aria-label={t('messages')}
+            aria-busy={start > 0}
+          >
+            {chunks(start, messages.length).map(([from, to]) => (
+              <MessageChunk
+                key={Math.floor(from / CHUNK)}
+                messages={messages}
+                from={from}
+                to={to}
+                last={last}
+                lastReply={lastReply}
+                approvals={snapshot.approvals}
+                eagerFrom={messages.length - EAGER_MESSAGES}
+                boxed={to - from === CHUNK && to <= messages.length - 2 * CHUNK}
               />
             ))}
           </ol>
@@ -123,4 +143,12 @@ export function MessageList({ snapshot }: MessageListProps) {
       )}
     </div>
   );
+}
+
+/** The chunks covering messages `start` to `end`: fixed boundaries, so a chunk keeps its key. */
+function chunks(start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let from = start; from < end; from = (Math.floor(from / CHUNK) + 1) * CHUNK)
+    out.push([from, Math.min(end, (Math.floor(from / CHUNK) + 1) * CHUNK)]);
+  return out;
 }

@@ -9,7 +9,34 @@ export interface PendingAttachmentsProps {
   readonly uploads: readonly UploadItem[];
 }
 
-/** Files going with the next message: uploads in progress (with a bar) and pending ones. */
+function isPicture(type: string): boolean {
+  return type.startsWith('image/') && type !== 'image/svg+xml';
+}
+
+/**
+ * A small picture of an image going with the message: the local file while it uploads, the
+ * host's copy once listed. Decorative (the name beside it says which file); a picture that
+ * does not load is left out rather than shown broken.
+ */
+function Thumbnail({ url }: { readonly url: string }) {
+  return (
+    <img
+      class="chip-thumb"
+      src={url}
+      alt=""
+      width={32}
+      height={32}
+      onError={(event) => {
+        event.currentTarget.hidden = true;
+      }}
+    />
+  );
+}
+
+/**
+ * Files going with the next message: uploads in progress (with a bar) and pending ones, with
+ * a thumbnail for pictures.
+ */
 export function PendingAttachments({ pending, uploads }: PendingAttachmentsProps) {
   const session = useSession();
   const { t, format } = useI18n();
@@ -20,6 +47,7 @@ export function PendingAttachments({ pending, uploads }: PendingAttachmentsProps
     <ul class="pending" aria-label={t('pendingAttachments')}>
       {pending.map((attachment) => (
         <li key={attachment.id} class="chip" data-attachment-id={attachment.id}>
+          {isPicture(attachment.type) && <Thumbnail url={session.media.urlOf(attachment)} />}
           <bdi class="chip-name">{attachment.name}</bdi>
           <span class="chip-size">{format.size(attachment.size)}</span>
           <button
@@ -34,6 +62,7 @@ export function PendingAttachments({ pending, uploads }: PendingAttachmentsProps
       ))}
       {shown.map((upload) => (
         <li key={`u${upload.key}`} class={`chip chip-${upload.status}`}>
+          {upload.previewUrl && <Thumbnail url={upload.previewUrl} />}
           <bdi class="chip-name">{upload.name}</bdi>
           {upload.status === 'error' ? (
             <span class="chip-error" role="alert">

@@ -1,9 +1,12 @@
 import type { Token } from 'marked';
 import { Component, type ComponentChildren, render } from 'preact';
-import { useMemo, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { PlainReply } from '../components/PlainReply';
+import { acceptPart, boundedLex, type Refusal } from './boundedLex';
 import type { FootnoteToken } from './extensions';
 import { FootnoteContext, FootnoteList, type Footnotes } from './footnotes';
-import { type Lexed, lexMarkdown } from './lexMarkdown';
+import type { Lexed, LexPlan } from './lexMarkdown';
+import { lexOffThread } from './lexOffThread';
 import { renderToken, renderTokens } from './renderTokens';
 
 /** Props of {@link MarkdownView}. */
@@ -52,15 +55,62 @@ function refs(token: Token): readonly string[] {
   return found;
 }
 
+/** What a message's view keeps between renders. */
+interface Kept {
+  /** The latest tokens, for the text they were lexed from (a prefix while the worker works). */
+  lexed: Lexed | undefined;
+  /** Set once the reply is refused: it stays as written from then on. */
+  refused: Refusal | null;
+  /** The text the worker is lexing a part of, if any. */
+  asked: string | null;
+  mounted: boolean;
+}
+
 /**
  * Markdown rendered to elements: marked's tokens, lexed again only from the last blocks on
  * as the text grows (see {@link lexMarkdown}), each top-level block its own component.
+ * Lexing is bounded (see {@link boundedLex}): a part too long to lex on the page's thread is
+ * lexed in a worker (the text shows as written meanwhile), and a reply nested too deeply, or
+ * one the worker could not lex in time, shows as written with a notice.
  */
 export function MarkdownView({ text }: MarkdownViewProps) {
-  const lexed = useRef<Lexed | undefined>(undefined);
-  lexed.current = lexMarkdown(text, lexed.current);
-  const { tokens } = lexed.current;
+  const kept = useRef<Kept>({ lexed: undefined, refused: null, asked: null, mounted: true }).current;
+  const [, redraw] = useState(0);
+  let offThread: LexPlan | null = null;
+  if (!kept.refused) {
+    const outcome = boundedLex(text, kept.lexed);
+    if (outcome.kind === 'lexed') kept.lexed = outcome.lexed;
+    else if (outcome.kind === 'refused') kept.refused = outcome.reason;
+    else offThread = outcome.plan;
+  }
+  useEffect(() => {
+    if (!offThread || kept.asked !== null) return;
+    const plan = offThread;
+    kept.asked = text;
+    void lexOffThread(plan.source, plan.links).then((answer) => {
+      kept.asked = null;
+      if (!kept.mounted) return;
+      if (answer === 'slow' || answer === 'failed') kept.refused = answer === 'slow' ? 'slow' : 'broken';
+      else {
+        const accepted = acceptPart(text, plan, answer);
+        if (accepted.kind === 'lexed') kept.lexed = accepted.lexed;
+        else if (accepted.kind === 'refused') kept.refused = accepted.reason;
+        // A new reference definition in a worker's part: the whole text goes next time.
+        else kept.lexed = undefined;
+      }
+      // The text may have grown meanwhile: the next render lexes only what was added.
+      redraw((n) => n + 1);
+    });
+  });
+  useEffect(
+    () => () => {
+      kept.mounted = false;
+    },
+    [kept],
+  );
   const notes = useMemo<Footnotes>(() => ({ prefix: `fn${++instances}-`, numbers: new Map() }), []);
+  if (kept.refused || !kept.lexed) return <PlainReply text={text} reason={kept.refused} />;
+  const { tokens } = kept.lexed;
   const definitions: FootnoteToken[] = [];
   for (const token of tokens) {
     if (token.type === 'footnote') definitions.push(token as unknown as FootnoteToken);

@@ -29,18 +29,53 @@ const OPTIONS: MarkedOptions = {
  * ```
  */
 export function lexMarkdown(text: string, previous?: Lexed): Lexed {
+  const plan = planLex(text, previous);
+  const rest = lexPart(plan.source, plan.links);
+  // A new reference definition may resolve a link in a kept block: lex it all again (rare).
+  if (plan.kept.length > 0 && Object.keys(rest.links).length !== Object.keys(plan.links).length)
+    return lexMarkdown(text);
+  return joinLexed(text, plan, rest);
+}
+
+/** What {@link lexMarkdown} must lex: the tokens it keeps, the source after them, the links. */
+export interface LexPlan {
+  readonly kept: readonly Token[];
+  readonly source: string;
+  readonly links: TokensList['links'];
+}
+
+/** The part of `text` to lex again, given the result for a prefix of it (see {@link lexMarkdown}). */
+export function planLex(text: string, previous?: Lexed): LexPlan {
   const cut = previous && text.startsWith(previous.text) ? reusable(previous.tokens) : null;
-  if (!cut || !previous) {
-    const tokens = new Lexer(OPTIONS).lex(text);
-    return { text, tokens, links: tokens.links };
-  }
+  if (!cut || !previous) return { kept: [], source: text, links: {} };
+  return { kept: previous.tokens.slice(0, cut.count), source: text.slice(cut.offset), links: previous.links };
+}
+
+/** The tokens of a part and the reference definitions known after it. */
+export interface LexedPart {
+  readonly tokens: Token[];
+  readonly links: TokensList['links'];
+}
+
+/**
+ * Lexes `source` with the reference definitions `links` already known (those of the kept
+ * blocks). Plain data in and out, so a worker can run it too.
+ */
+export function lexPart(source: string, links: TokensList['links']): LexedPart {
   const lexer = new Lexer(OPTIONS);
   // References defined in the kept part still resolve in the re-lexed part.
-  Object.assign(lexer.tokens.links, previous.links);
-  const rest = lexer.lex(text.slice(cut.offset));
-  // A new reference definition may resolve a link in a kept block: lex it all again (rare).
-  if (Object.keys(rest.links).length !== Object.keys(previous.links).length) return lexMarkdown(text);
-  return { text, tokens: [...previous.tokens.slice(0, cut.count), ...rest], links: rest.links };
+  Object.assign(lexer.tokens.links, links);
+  const tokens = lexer.lex(source);
+  return { tokens: [...tokens], links: tokens.links };
+}
+
+/** The whole message's result from the kept tokens and the newly lexed part. */
+export function joinLexed(text: string, plan: LexPlan, rest: LexedPart): Lexed {
+  return {
+    text,
+    tokens: plan.kept.length > 0 ? [...plan.kept, ...rest.tokens] : rest.tokens,
+    links: rest.links,
+  };
 }
 
 /**

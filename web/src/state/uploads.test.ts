@@ -1,5 +1,5 @@
 import { BridgeClientError } from '@webbridge/client-sdk';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createUploads, type UploadFn } from './uploads';
 
 function file(name: string, size: number): File {
@@ -120,5 +120,71 @@ describe('createUploads', () => {
     calls[0]?.finish('att-q');
     await done;
     expect(uploads.items.get()).toEqual([]);
+  });
+
+  describe('the chip of a finished upload always goes once the message is sent', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('when the host listed the file before the upload answered (the state event won the race)', async () => {
+      const { upload, calls } = controllable();
+      const uploads = createUploads(upload);
+      const done = uploads.add([file('photo.jpg', 10)], 'conv-1');
+      // The host adds the pending attachment and says so on the event stream: that event can
+      // reach the page before the upload's own response.
+      uploads.settle(new Set(['att-1']));
+      calls[0]?.finish('att-1');
+      await done;
+      // The message goes, with the file: the host's pending list is empty again.
+      uploads.settle(new Set());
+      expect(uploads.items.get()).toEqual([]);
+    });
+
+    it('when the host never lists it and nothing else changes, after the grace period', async () => {
+      vi.useFakeTimers();
+      const { upload, calls } = controllable();
+      const uploads = createUploads(upload);
+      const done = uploads.add([file('a.bin', 1)], 'conv-1');
+      calls[0]?.finish('att-1');
+      await done;
+      uploads.settle(new Set());
+      expect(uploads.items.get()).toHaveLength(1);
+      // No further settle call: the pending list does not change again.
+      vi.advanceTimersByTime(3_100);
+      expect(uploads.items.get()).toEqual([]);
+    });
+  });
+
+  it('previews a picture while it uploads, and lets the preview go with the item', async () => {
+    const made: string[] = [];
+    const revoked: string[] = [];
+    const { createObjectURL, revokeObjectURL } = URL;
+    URL.createObjectURL = (blob: Blob) => {
+      made.push((blob as File).name);
+      return `blob:preview-${made.length}`;
+    };
+    URL.revokeObjectURL = (url: string) => {
+      revoked.push(url);
+    };
+    try {
+      const { upload, calls } = controllable();
+      const uploads = createUploads(upload);
+      const done = uploads.add(
+        [new File([new Uint8Array(4)], 'cat.jpg', { type: 'image/jpeg' }), file('notes.bin', 4)],
+        'conv-1',
+      );
+      expect(uploads.items.get().map((i) => i.previewUrl)).toEqual(['blob:preview-1', undefined]);
+      expect(made).toEqual(['cat.jpg']);
+      calls[0]?.finish('att-1');
+      calls[1]?.finish('att-2');
+      await done;
+      uploads.settle(new Set(['att-1', 'att-2']));
+      expect(uploads.items.get()).toEqual([]);
+      expect(revoked).toEqual(['blob:preview-1']);
+    } finally {
+      URL.createObjectURL = createObjectURL;
+      URL.revokeObjectURL = revokeObjectURL;
+    }
   });
 });

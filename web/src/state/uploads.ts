@@ -21,6 +21,8 @@ export interface UploadItem {
   readonly error?: string;
   /** Why it failed in the page's words, when it is one of them (shown in the page's language). */
   readonly errorKey?: MessageKey;
+  /** A local picture of an image file (an object URL), shown while it uploads. */
+  readonly previewUrl?: string;
   /** Aborts the upload while it runs. */
   readonly abort: () => void;
 }
@@ -36,6 +38,9 @@ export type UploadFn = (
   },
 ) => Promise<{ id: string }>;
 
+/** How long a finished upload waits for the host to list it before it is forgotten. */
+const SETTLE_GRACE_MS = 3000;
+
 /** The uploads of this page: progress of each file until the host lists it as pending. */
 export interface Uploads {
   readonly items: Observable<readonly UploadItem[]>;
@@ -48,8 +53,10 @@ export interface Uploads {
   /** Aborts an upload or forgets a failed one. */
   dismiss(key: number): void;
   /**
-   * Forgets finished uploads the host now lists as pending (they are shown from the state),
-   * and those finished more than `graceMs` ago (sent, or gone with another conversation).
+   * Forgets finished uploads the host lists as pending now or listed before (they are shown
+   * from the state, or went with a message), and those finished more than `graceMs` ago
+   * (gone with another conversation). Also runs by itself when an upload finishes and once its
+   * grace period is over.
    */
   settle(pendingIds: ReadonlySet<string>, now?: number, graceMs?: number): void;
 }
@@ -66,13 +73,31 @@ export interface Uploads {
  */
 export function createUploads(upload: UploadFn): Uploads {
   const items = observable<readonly UploadItem[]>([]);
-  // Attachment ids the host has listed as pending and no row has matched yet: the host's event
-  // can come before the upload's own answer (often in Firefox), and the attachment can be sent
-  // or removed before or after that answer; without this the finished row (at 100 %) stayed.
-  const listed = new Set<string>();
   let nextKey = 1;
+  // Every attachment id the host has listed as pending. The host lists a file on its event
+  // stream and answers the upload on another connection, in either order: a file listed
+  // before its upload answered, then sent, was never in a later list, and its chip stayed.
+  const listed = new Set<string>();
+  let latest: ReadonlySet<string> = new Set();
   const update = (key: number, patch: Partial<UploadItem>) =>
     items.set(items.get().map((item) => (item.key === key ? { ...item, ...patch } : item)));
+  // The one way items leave: their previews' memory goes with them.
+  const remove = (gone: (item: UploadItem) => boolean) => {
+    const all = items.get();
+    const kept = all.filter((item) => !gone(item));
+    if (kept.length === all.length) return;
+    for (const item of all) if (item.previewUrl && gone(item)) URL.revokeObjectURL(item.previewUrl);
+    items.set(kept);
+  };
+
+  const settle = (pendingIds: ReadonlySet<string>, now = Date.now(), graceMs = SETTLE_GRACE_MS) => {
+    latest = pendingIds;
+    for (const id of pendingIds) listed.add(id);
+    const settled = (i: UploadItem) =>
+      i.status === 'done' &&
+      ((i.attachmentId !== undefined && listed.has(i.attachmentId)) || now - (i.doneAt ?? now) > graceMs);
+    remove(settled);
+  };
 
   const start = async (file: File, conversationId: string): Promise<void> => {
     const key = nextKey++;
@@ -85,6 +110,7 @@ export function createUploads(upload: UploadFn): Uploads {
       loaded: 0,
       status: 'uploading',
       abort: () => controller.abort(),
+      ...(previewable(file) ? { previewUrl: URL.createObjectURL(file) } : {}),
     };
     items.set([...items.get(), item]);
     try {
@@ -93,16 +119,14 @@ export function createUploads(upload: UploadFn): Uploads {
         conversationId,
         onProgress: (loaded) => update(key, { loaded: Math.min(loaded, file.size) }),
       });
-      if (listed.delete(attachment.id)) {
-        // The host has listed it already: its pending chip shows it, or it is gone (removed or
-        // sent) before this answer came; either way this row has nothing left to show.
-        items.set(items.get().filter((i) => i.key !== key));
-        return;
-      }
       update(key, { status: 'done', loaded: file.size, attachmentId: attachment.id, doneAt: Date.now() });
+      // Gone at once if the host listed it already; else when it does, or after the grace
+      // period even if nothing else happens on the page by then.
+      settle(latest);
+      setTimeout(() => settle(latest), SETTLE_GRACE_MS + 1);
     } catch (error) {
       if (error instanceof BridgeClientError && error.code === 'aborted') {
-        items.set(items.get().filter((i) => i.key !== key));
+        remove((i) => i.key === key);
         return;
       }
       const errorKey = uploadErrorKey(error);
@@ -124,20 +148,19 @@ export function createUploads(upload: UploadFn): Uploads {
       const item = items.get().find((i) => i.key === key);
       if (item === undefined) return;
       if (item.status === 'uploading') item.abort();
-      else items.set(items.get().filter((i) => i.key !== key));
+      else remove((i) => i.key === key);
     },
-    settle(pendingIds, now = Date.now(), graceMs = 3000) {
-      for (const id of pendingIds) listed.add(id);
-      const settled = (i: UploadItem) =>
-        i.status === 'done' &&
-        ((i.attachmentId !== undefined && listed.has(i.attachmentId)) || now - (i.doneAt ?? now) > graceMs);
-      const kept = items.get().filter((i) => !settled(i));
-      if (kept.length === items.get().length) return;
-      for (const i of items.get())
-        if (settled(i) && i.attachmentId !== undefined) listed.delete(i.attachmentId);
-      items.set(kept);
-    },
+    settle,
   };
+}
+
+/** Whether the browser can show `file` as a picture (not SVG: it is a document, not a photo). */
+function previewable(file: File): boolean {
+  return (
+    file.type.startsWith('image/') &&
+    file.type !== 'image/svg+xml' &&
+    typeof URL.createObjectURL === 'function'
+  );
 }
 
 /** The page's phrase for a failed upload; undefined when the host's detail says it. */

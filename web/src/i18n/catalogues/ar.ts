@@ -210,4 +210,10 @@ export const ar: Catalogue = {
   pushFailed: 'تعذّر تشغيل الإشعارات الفورية: {reason}',
   pushReplyFinishedTitle: 'اكتمل الرد',
   pushReplyFailedTitle: 'فشل الرد',
+
+  // Replies shown as written, and the phone's attach (slow phones and hostile replies)
+  replyTooDeep: 'معروض كما كُتب: هذا الرد متداخل أكثر من أن يُنسَّق.',
+  replyTooSlow: 'معروض كما كُتب: استغرق تنسيق هذا الرد وقتًا طويلًا.',
+  replyNotFormatted: 'معروض كما كُتب: تعذّر تنسيق هذا الرد.',
+  attachPhoto: 'إرفاق صورة أو التقاطها',
 };

@@ -219,4 +219,10 @@ export const de: Catalogue = {
   pushFailed: 'Push-Benachrichtigungen konnten nicht eingeschaltet werden: {reason}',
   pushReplyFinishedTitle: 'Antwort fertig',
   pushReplyFailedTitle: 'Antwort fehlgeschlagen',
+
+  // Replies shown as written, and the phone's attach (slow phones and hostile replies)
+  replyTooDeep: 'Wie geschrieben angezeigt: Diese Antwort ist zu tief verschachtelt, um sie zu formatieren.',
+  replyTooSlow: 'Wie geschrieben angezeigt: Das Formatieren dieser Antwort dauerte zu lange.',
+  replyNotFormatted: 'Wie geschrieben angezeigt: Diese Antwort ließ sich nicht formatieren.',
+  attachPhoto: 'Foto anhängen oder aufnehmen',
 };

@@ -225,4 +225,10 @@ export const en = {
   pushFailed: 'Push notifications could not be turned on: {reason}',
   pushReplyFinishedTitle: 'Reply finished',
   pushReplyFailedTitle: 'Reply failed',
+
+  // Replies shown as written, and the phone's attach (slow phones and hostile replies)
+  replyTooDeep: 'Shown as written: this reply nests too deeply to format.',
+  replyTooSlow: 'Shown as written: this reply took too long to format.',
+  replyNotFormatted: 'Shown as written: this reply could not be formatted.',
+  attachPhoto: 'Attach a photo or take one',
 };

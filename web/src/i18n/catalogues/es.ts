@@ -218,4 +218,10 @@ export const es: Catalogue = {
   pushFailed: 'No se pudieron activar las notificaciones push: {reason}',
   pushReplyFinishedTitle: 'Respuesta terminada',
   pushReplyFailedTitle: 'La respuesta falló',
+
+  // Replies shown as written, and the phone's attach (slow phones and hostile replies)
+  replyTooDeep: 'Se muestra tal cual: esta respuesta está demasiado anidada para darle formato.',
+  replyTooSlow: 'Se muestra tal cual: dar formato a esta respuesta tardaba demasiado.',
+  replyNotFormatted: 'Se muestra tal cual: no se pudo dar formato a esta respuesta.',
+  attachPhoto: 'Adjuntar una foto o hacer una',
 };

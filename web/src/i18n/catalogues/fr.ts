@@ -218,4 +218,10 @@ export const fr: Catalogue = {
   pushFailed: 'Impossible d’activer les notifications push : {reason}',
   pushReplyFinishedTitle: 'Réponse terminée',
   pushReplyFailedTitle: 'Échec de la réponse',
+
+  // Replies shown as written, and the phone's attach (slow phones and hostile replies)
+  replyTooDeep: 'Affichée telle quelle : cette réponse est trop imbriquée pour être mise en forme.',
+  replyTooSlow: 'Affichée telle quelle : la mise en forme de cette réponse prenait trop de temps.',
+  replyNotFormatted: 'Affichée telle quelle : cette réponse n’a pas pu être mise en forme.',
+  attachPhoto: 'Joindre une photo ou en prendre une',
 };

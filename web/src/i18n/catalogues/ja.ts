@@ -218,4 +218,10 @@ export const ja: Catalogue = {
   pushFailed: 'プッシュ通知をオンにできませんでした：{reason}',
   pushReplyFinishedTitle: '回答が完了しました',
   pushReplyFailedTitle: '回答に失敗しました',
+
+  // Replies shown as written, and the phone's attach (slow phones and hostile replies)
+  replyTooDeep: '原文のまま表示：この返信は入れ子が深すぎて整形できません。',
+  replyTooSlow: '原文のまま表示：この返信の整形に時間がかかりすぎました。',
+  replyNotFormatted: '原文のまま表示：この返信は整形できませんでした。',
+  attachPhoto: '写真を添付または撮影',
 };

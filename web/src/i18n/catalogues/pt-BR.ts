@@ -216,4 +216,10 @@ export const ptBR: Catalogue = {
   pushFailed: 'Não foi possível ativar as notificações push: {reason}',
   pushReplyFinishedTitle: 'Resposta concluída',
   pushReplyFailedTitle: 'A resposta falhou',
+
+  // Replies shown as written, and the phone's attach (slow phones and hostile replies)
+  replyTooDeep: 'Exibida como foi escrita: esta resposta é aninhada demais para ser formatada.',
+  replyTooSlow: 'Exibida como foi escrita: formatar esta resposta levou tempo demais.',
+  replyNotFormatted: 'Exibida como foi escrita: não foi possível formatar esta resposta.',
+  attachPhoto: 'Anexar uma foto ou tirar uma',
 };

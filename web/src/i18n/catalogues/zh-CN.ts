@@ -209,4 +209,10 @@ export const zhCN: Catalogue = {
   pushFailed: '无法开启推送通知：{reason}',
   pushReplyFinishedTitle: '回答已完成',
   pushReplyFailedTitle: '回答失败',
+
+  // Replies shown as written, and the phone's attach (slow phones and hostile replies)
+  replyTooDeep: '按原文显示：此回复嵌套过深，无法排版。',
+  replyTooSlow: '按原文显示：此回复排版耗时过长。',
+  replyNotFormatted: '按原文显示：此回复无法排版。',
+  attachPhoto: '附加照片或拍照',
 };

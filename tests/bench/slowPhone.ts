@@ -1,0 +1,233 @@
+/**
+ * A slow phone and a long chat (issue 20): Chromium at 390×844 with its CPU throttled 6× (a
+ * low-end Android phone) and unthrottled, a 2,000-message conversation, a reply streaming one
+ * word per 30 ms while the person types. Prints, per CPU rate:
+ * - navigation to the last message visible (target ≤ 1.5 s at 6×),
+ * - the longest main-thread task while the reply streams (PerformanceObserver 'longtask';
+ *   target ≤ 100 ms),
+ * - key press to character painted, p90 and max (targets ≤ 50 and ≤ 150 ms),
+ * - the page's JavaScript heap and DOM nodes after a GC, against a 50-message conversation
+ *   (target: ≤ 1.5× the small one's heap plus the long one's text).
+ *
+ * A real host runs in this process (scripted models, SQLite in a temporary folder); Debian's
+ * Chromium loads the built page from it over loopback.
+ * Run: pnpm --filter @webbridge/web build && node --import tsx tests/bench/slowPhone.ts
+ * (`--rates 6` measures one rate; WEBBRIDGE_BENCH_WEB_DIST measures another build.)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type RunningHost, startHost } from '@webbridge/host';
+import type { Browser, Page } from 'playwright-core';
+import { assertWebBuilt, launchBrowser, PHONE } from '../browser/browserHarness';
+import { PACED_MODEL, scriptedModels, seedConversation } from '../browser/scriptedModel';
+import { printTable, quantile } from './table';
+
+const CODE = 'bench-slow-phone-4k7w';
+const LONG = 1000;
+const SHORT = 25;
+const WORD_MS = 30;
+const KEYS = 40;
+const rates = (() => {
+  const i = process.argv.indexOf('--rates');
+  return i < 0 ? [6, 1] : (process.argv[i + 1] ?? '6').split(',').map(Number);
+})();
+const dist =
+  process.env.WEBBRIDGE_BENCH_WEB_DIST ??
+  join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
+
+/** A reply of `words` words, echoed by the scripted model (a user message starting with `>`). */
+function streamedReply(words: number): string {
+  const vocabulary = [
+    'the',
+    'reply',
+    'grows',
+    'one',
+    'word',
+    'at',
+    'a',
+    'time,',
+    'with',
+    '**bold**',
+    '`code`',
+    'and',
+  ];
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) {
+    out.push(vocabulary[i % vocabulary.length] ?? 'word');
+    if (i % 60 === 59) out.push('\n\n');
+  }
+  return out.join(' ');
+}
+
+/** Page-side recorders, installed before the page's own scripts (CDP, so the CSP allows them). */
+const RECORDERS = `(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  window.__keys = [];
+  addEventListener('keydown', (event) => {
+    const pressed = event.timeStamp;
+    addEventListener('input', () => {
+      // The character is on screen once the frame after the input has been painted: a task
+      // posted from that frame's animation callback runs after its paint.
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => window.__keys.push(performance.now() - pressed);
+        channel.port2.postMessage(0);
+      });
+    }, { once: true, capture: true });
+  }, true);
+})()`;
+
+interface Measured {
+  readonly lastVisibleMs: number;
+  readonly longestTaskMs: number;
+  readonly tasksOver100: number;
+  readonly keyP90: number;
+  readonly keyMax: number;
+  readonly heapMiB: number;
+  readonly nodes: number;
+}
+
+/** When the message `id` is inside the viewport (ms since navigation started, in the page). */
+async function whenVisible(page: Page, id: string): Promise<number> {
+  const handle = await page.waitForFunction(
+    (wanted: string) => {
+      const g = globalThis as unknown as {
+        document: {
+          querySelector(s: string): { getBoundingClientRect(): { top: number; bottom: number } } | null;
+        };
+        innerHeight: number;
+        performance: { now(): number };
+      };
+      const el = g.document.querySelector(`[data-message-id="${wanted}"]`);
+      if (!el) return false;
+      const box = el.getBoundingClientRect();
+      return box.bottom > 0 && box.top < g.innerHeight ? g.performance.now() : false;
+    },
+    id,
+    { polling: 'raf', timeout: 120_000 },
+  );
+  return Number(await handle.jsonValue());
+}
+
+async function measure(
+  browser: Browser,
+  host: RunningHost,
+  rate: number,
+  stream: boolean,
+): Promise<Measured> {
+  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  await cdp.send('Performance.enable');
+  await page.addInitScript(RECORDERS);
+  const lastId = host.controller.readState().conversations.messages.at(-1)?.id ?? '';
+  await page.goto(`${host.url}/#code=${CODE}`);
+  const lastVisibleMs = await whenVisible(page, lastId);
+  await page.locator('.message-list[aria-busy="false"]').waitFor({ timeout: 120_000 });
+  await page.evaluate('new Promise((r) => setTimeout(r, 1000))');
+
+  let longestTaskMs = 0;
+  let tasksOver100 = 0;
+  let keys: number[] = [];
+  if (stream) {
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill(`>${streamedReply(400)}`);
+    await box.press('Enter');
+    await page.locator('.message-assistant.status-streaming .body').waitFor({ timeout: 60_000 });
+    const from = Number(await page.evaluate('performance.now()'));
+    await box.focus();
+    for (let i = 0; i < KEYS; i++) {
+      await page.keyboard.press('a');
+      await page.evaluate('new Promise((r) => setTimeout(r, 150))');
+    }
+    const to = Number(await page.evaluate('performance.now()'));
+    const tasks = (await page.evaluate('window.__longTasks')) as { start: number; duration: number }[];
+    const during = tasks.filter((t) => t.start >= from && t.start <= to);
+    longestTaskMs = Math.max(0, ...during.map((t) => t.duration));
+    tasksOver100 = during.filter((t) => t.duration > 100).length;
+    keys = (await page.evaluate('window.__keys')) as number[];
+    await host.controller.executor.run(() => host.controller.messages.stop());
+  }
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as {
+    metrics: { name: string; value: number }[];
+  };
+  await context.close();
+  return {
+    lastVisibleMs,
+    longestTaskMs,
+    tasksOver100,
+    keyP90: quantile(keys, 0.9),
+    keyMax: Math.max(0, ...keys),
+    heapMiB: usedSize / 2 ** 20,
+    nodes: metrics.find((m) => m.name === 'Nodes')?.value ?? 0,
+  };
+}
+
+async function main(): Promise<void> {
+  assertWebBuilt();
+  console.log(`slow phone benchmark — ${new Date().toISOString()}, Node ${process.version}, web: ${dist}`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-bench-slow-phone-'));
+  const [host, browser] = await Promise.all([
+    startHost({
+      dataDir,
+      staticDir: dist,
+      accessCode: CODE,
+      providers: [scriptedModels(WORD_MS)],
+      logLevel: 'silent',
+      tuning: { authThrottle: { freeFailures: 1000 } },
+    }),
+    launchBrowser(),
+  ]);
+  try {
+    const { controller } = host;
+    await seedConversation(host, SHORT, PACED_MODEL);
+    const short = controller.readState().conversationId;
+    await controller.executor.run(() => controller.conversations.newConversation(undefined, 'Long'));
+    const long = controller.readState().conversationId;
+    await seedConversation(host, LONG, PACED_MODEL);
+    const textBytes = controller
+      .readState()
+      .conversations.messages.reduce((sum, m) => sum + 2 * m.text.length, 0);
+    const rows: Record<string, string | number>[] = [];
+    for (const rate of rates) {
+      await controller.executor.run(() => controller.conversations.selectConversation(short));
+      const small = await measure(browser, host, rate, false);
+      await controller.executor.run(() => controller.conversations.selectConversation(long));
+      const big = await measure(browser, host, rate, true);
+      const allowedMiB = 1.5 * small.heapMiB + textBytes / 2 ** 20;
+      rows.push({
+        CPU: `${rate}×`,
+        'last message visible (ms)': Math.round(big.lastVisibleMs),
+        'longest task (ms)': Math.round(big.longestTaskMs),
+        'tasks > 100 ms': big.tasksOver100,
+        'key→paint p90 (ms)': Math.round(big.keyP90),
+        'key→paint max (ms)': Math.round(big.keyMax),
+        'heap 2,000 (MiB)': Number(big.heapMiB.toFixed(1)),
+        'heap 50 (MiB)': Number(small.heapMiB.toFixed(1)),
+        'allowed (MiB)': Number(allowedMiB.toFixed(1)),
+        'DOM nodes 2,000 / 50': `${big.nodes} / ${small.nodes}`,
+      });
+    }
+    printTable(
+      `2,000 messages (${(textBytes / 2 ** 20).toFixed(2)} MiB of text as UTF-16), a reply streaming a word per ${WORD_MS} ms, ${KEYS} key presses 150 ms apart, 390×844`,
+      rows,
+    );
+    console.log(
+      'targets at 6×: last message ≤ 1500 ms, longest task ≤ 100 ms, key→paint p90 ≤ 50 ms and max ≤ 150 ms, heap ≤ allowed',
+    );
+  } finally {
+    await browser.close();
+    await host.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
