@@ -1,4 +1,5 @@
 import { type ActionResultOf, isContinuable } from '@webbridge/contract';
+import type { NewMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
 import type { ControllerCore } from './ControllerCore';
 import { notApplicable, notFound } from './errors';
@@ -21,20 +22,19 @@ export class MessageActions {
   send(text: string, attachmentIds?: readonly string[]): ActionResultOf<'send'> {
     const { core } = this;
     core.assertIdle();
-    const { selection, store } = core;
+    const { selection, store, messages } = core;
     const chosen = core.attachments.pick(selection.conversationId, attachmentIds);
     if (text.trim() === '' && chosen.length === 0) throw notApplicable('There is nothing to send.');
     const conversation = selection.currentConversation();
-    const user = selection.newMessage(selection.leafId, 'user', text, 'complete');
-    const reply = selection.newMessage(user.id, 'assistant', '', 'streaming', { model: selection.modelId });
-    store.transaction(() => {
-      selection.insertMessage(user);
+    const { user, reply } = store.transaction(() => {
+      const user = messages.add(userMessage(conversation.id, selection.leafId, text));
       for (const attachment of chosen) store.attachToMessage(attachment.id, user.id);
-      selection.insertMessage(reply);
+      const reply = messages.add(replyTo(conversation.id, user.id, selection.modelId));
       selection.setLeaf(conversation.id, reply.id);
       if (conversation.title === '') store.setConversationTitle(conversation.id, titleFrom(text, chosen));
+      return { user, reply };
     });
-    selection.tree.attach(user.id, chosen.map(toHostAttachment));
+    messages.attach(conversation.id, user.id, chosen.map(toHostAttachment));
     core.startReply(reply);
     core.refresh();
     return { conversationId: conversation.id, messageId: user.id, replyId: reply.id };
@@ -46,7 +46,7 @@ export class MessageActions {
     const conversationId = core.selection.conversationId;
     const streaming = core.runner.streamingMessage(conversationId);
     if (streaming !== undefined && core.runner.stop(conversationId)) {
-      core.selection.patchMessage(conversationId, streaming, { status: 'stopped' });
+      core.messages.change(conversationId, streaming, { status: 'stopped' });
     } else if (!core.toolCalls.cancel(conversationId)) {
       // Not an error: a stop that races the reply's own end is normal and should not alarm anyone.
       return { stopped: false };
@@ -59,13 +59,13 @@ export class MessageActions {
   continue(): ActionResultOf<'continue'> {
     const { core } = this;
     core.assertIdle();
-    const { selection } = core;
-    const leaf = selection.leafId === null ? undefined : selection.tree.get(selection.leafId);
-    if (leaf?.role !== 'assistant' || leaf.tool_name !== null) {
+    const { selection, messages } = core;
+    const leaf = selection.leafId === null ? undefined : messages.tree.get(selection.leafId);
+    if (leaf?.role !== 'assistant' || leaf.tool !== undefined) {
       throw notApplicable('The conversation does not end with a reply that can be continued.');
     }
     if (!isContinuable(leaf.status)) throw notApplicable('The last reply is not stopped.');
-    const row = selection.patchMessage(selection.conversationId, leaf.id, {
+    const row = messages.change(selection.conversationId, leaf.id, {
       status: 'streaming',
       error: null,
     });
@@ -79,7 +79,7 @@ export class MessageActions {
     const { core } = this;
     core.assertIdle();
     const { selection } = core;
-    const { tree } = selection;
+    const { tree } = core.messages;
     if (!tree.get(messageId)) throw notFound('message');
     const siblings = tree.siblingsOf(messageId);
     const onBranch = new Set(selection.path().map((row) => row.id));
@@ -103,24 +103,24 @@ export class MessageActions {
   editMessage(messageId: string, text: string): ActionResultOf<'editMessage'> {
     const { core } = this;
     core.assertIdle();
-    const { selection, store } = core;
-    const original = selection.tree.get(messageId);
+    const { selection, store, messages } = core;
+    const original = messages.tree.get(messageId);
     if (!original) throw notFound('message');
     if (original.role !== 'user') throw notApplicable('Only user messages can be edited.');
     const attachments = core.attachments.ofMessage(selection.conversationId, messageId);
     if (text.trim() === '' && attachments.length === 0) throw notApplicable('An edit cannot be empty.');
-    const user = selection.newMessage(original.parent_id, 'user', text, 'complete');
-    const reply = selection.newMessage(user.id, 'assistant', '', 'streaming', { model: selection.modelId });
-    // The edit keeps the original's attachments: copies of their rows share the file, which is
-    // deleted with the conversation, never before.
-    const copies = attachments.map((row) => ({ ...row, id: newId(), message_id: user.id }));
-    store.transaction(() => {
-      selection.insertMessage(user);
+    const { conversationId } = selection;
+    const { user, reply, copies } = store.transaction(() => {
+      const user = messages.add(userMessage(conversationId, original.parentId, text));
+      // The edit keeps the original's attachments: copies of their rows share the file, which is
+      // deleted with the conversation, never before.
+      const copies = attachments.map((row) => ({ ...row, id: newId(), message_id: user.id }));
       for (const copy of copies) store.insertAttachment(copy);
-      selection.insertMessage(reply);
-      selection.setLeaf(selection.conversationId, reply.id);
+      const reply = messages.add(replyTo(conversationId, user.id, selection.modelId));
+      selection.setLeaf(conversationId, reply.id);
+      return { user, reply, copies };
     });
-    selection.tree.attach(user.id, copies.map(toHostAttachment));
+    messages.attach(conversationId, user.id, copies.map(toHostAttachment));
     core.bumpSessionRevision();
     core.startReply(reply);
     core.refresh();
@@ -131,30 +131,39 @@ export class MessageActions {
   regenerate(messageId?: string): ActionResultOf<'regenerate'> {
     const { core } = this;
     core.assertIdle();
-    const { selection } = core;
+    const { selection, messages } = core;
     const target =
       messageId === undefined
         ? selection
             .path()
             .reverse()
             .find((row) => row.role === 'assistant')
-        : selection.tree.get(messageId);
+        : messages.tree.get(messageId);
     if (!target) {
       if (messageId !== undefined) throw notFound('message');
       throw notApplicable('There is no reply to regenerate.');
     }
     if (target.role !== 'assistant') throw notApplicable('Only assistant replies can be regenerated.');
-    if (target.parent_id === null) throw notApplicable('That reply answers nothing.');
-    const reply = selection.newMessage(target.parent_id, 'assistant', '', 'streaming', {
-      model: selection.modelId,
-    });
-    core.store.transaction(() => {
-      selection.insertMessage(reply);
-      selection.setLeaf(selection.conversationId, reply.id);
+    const { parentId } = target;
+    if (parentId === null) throw notApplicable('That reply answers nothing.');
+    const reply = core.store.transaction(() => {
+      const added = messages.add(replyTo(selection.conversationId, parentId, selection.modelId));
+      selection.setLeaf(selection.conversationId, added.id);
+      return added;
     });
     core.bumpSessionRevision();
     core.startReply(reply);
     core.refresh();
     return { replyId: reply.id };
   }
+}
+
+/** A user's message, complete as it is sent. */
+function userMessage(conversationId: string, parentId: string | null, text: string): NewMessage {
+  return { conversationId, parentId, role: 'user', text, status: 'complete' };
+}
+
+/** An empty reply that starts streaming under `parentId`. */
+function replyTo(conversationId: string, parentId: string, model: string): NewMessage {
+  return { conversationId, parentId, role: 'assistant', text: '', status: 'streaming', model };
 }

@@ -1,9 +1,9 @@
 import type { Projection, RunStatus, SessionIdentity, Settings } from '@webbridge/contract';
 import type { HostStore } from '../db/HostStore';
 import type { ModelInfo } from '../models/ModelProvider';
+import type { MessageRepository } from './MessageRepository';
 import { toApproval, toProject, toSummary, toToolView, toWorkspace } from './projection';
 import type { Selection } from './Selection';
-import { toHostMessage } from './toHostMessage';
 import type { Tool } from './tools/Tool';
 import type { ToolServerView } from './tools/ToolSource';
 import { toHostAttachment } from './tree';
@@ -12,6 +12,7 @@ import { toHostAttachment } from './tree';
 export interface ProjectionSources {
   readonly store: HostStore;
   readonly selection: Selection;
+  readonly messages: MessageRepository;
   readonly identity: SessionIdentity;
   /** The reply streaming in the current conversation, if any. */
   readonly streamingMessageId: string | undefined;
@@ -34,7 +35,7 @@ export function buildProjection(sources: ProjectionSources): Projection {
     ...identity,
     conversations: {
       list: store.conversations().map(toSummary),
-      messages: selection.path().map((row) => toHostMessage(row, selection.tree)),
+      messages: sources.messages.shown(selection.leafId),
       pending: store.pendingAttachments(identity.conversationId).map(toHostAttachment),
       run: runStatus(identity.conversationId, sources.streamingMessageId, approvals),
     },
