@@ -9,6 +9,7 @@ import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { Attachments } from './Attachments';
 import { buildProjection } from './buildProjection';
 import type { ChatControllerOptions } from './ChatControllerOptions';
+import type { ControllerSteps } from './ControllerSteps';
 import { notApplicable, notFound } from './errors';
 import { MessageRepository } from './MessageRepository';
 import { modelHistory, offeredTools } from './modelHistory';
@@ -39,7 +40,7 @@ const KV_SESSION_REVISION = 'session_revision';
  * Internal to the controller folder: `ChatController` builds it and hands out the action groups
  * that work on it. Every method must run on the main executor, like the groups'.
  */
-export class ControllerCore {
+export class ControllerCore implements ControllerSteps {
   /** The executor every state change runs on. */
   readonly executor: MainExecutor;
   /** The authorised workspace roots. */
@@ -156,6 +157,11 @@ export class ControllerCore {
     const first = Number.isSafeInteger(stored) && stored >= 0 ? stored + 1 : 0;
     this.store.setKv(KV_SESSION_REVISION, String(first));
     return first;
+  }
+
+  /** Replaces the settings; the caller has persisted them. */
+  replaceSettings(next: Settings): void {
+    this.settings = next;
   }
 
   /** Rebuilds the projection from the store and memory, sharing every unchanged part. */
