@@ -1,7 +1,6 @@
 import type { HostAttachment } from '@webbridge/contract';
 import type { AttachmentRow } from '../db/HostStore';
-import { applyChange } from '../db/MessageTable';
-import type { MessageChange, StoredMessage } from '../db/StoredMessage';
+import { applyChange, type MessageChange, type StoredMessage } from '../db/StoredMessage';
 
 /**
  * One conversation's messages held in memory as a tree: parents, ordered children and the

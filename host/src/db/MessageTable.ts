@@ -101,17 +101,6 @@ export class MessageTable {
   }
 }
 
-/** Applies a change to a message, as {@link MessageTable.change} does to its row. */
-export function applyChange(message: StoredMessage, change: MessageChange): StoredMessage {
-  const next: { -readonly [K in keyof StoredMessage]: StoredMessage[K] } = { ...message };
-  if (change.text !== undefined) next.text = change.text;
-  if (change.status !== undefined) next.status = change.status;
-  if (change.error === null) delete next.error;
-  else if (change.error !== undefined) next.error = change.error;
-  if (change.tool !== undefined) next.tool = change.tool;
-  return next;
-}
-
 function toolColumns(tool: StoredMessage['tool']) {
   return {
     tool_name: tool?.name ?? null,

@@ -23,3 +23,14 @@ export interface MessageChange {
   readonly error?: string | null;
   readonly tool?: ToolCall;
 }
+
+/** Applies a change to a message, as `MessageTable.change` does to its row. */
+export function applyChange(message: StoredMessage, change: MessageChange): StoredMessage {
+  const next: { -readonly [K in keyof StoredMessage]: StoredMessage[K] } = { ...message };
+  if (change.text !== undefined) next.text = change.text;
+  if (change.status !== undefined) next.status = change.status;
+  if (change.error === null) delete next.error;
+  else if (change.error !== undefined) next.error = change.error;
+  if (change.tool !== undefined) next.tool = change.tool;
+  return next;
+}
