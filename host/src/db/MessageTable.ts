@@ -41,6 +41,7 @@ export class MessageTable {
     return (this.s.messages.all(conversationId) as MessageRow[]).map(fromRow);
   }
 
+  /** A message of any conversation. */
   get(id: string): StoredMessage | undefined {
     const row = this.s.message.get(id) as MessageRow | undefined;
     return row && fromRow(row);
@@ -73,6 +74,7 @@ export class MessageTable {
     this.s.appendText.run(text, id);
   }
 
+  /** Writes the fields a change names, and only those (one prepared statement per set of columns). */
   change(id: string, change: MessageChange): void {
     const columns: Record<string, unknown> = {};
     if (change.text !== undefined) columns.text = change.text;
