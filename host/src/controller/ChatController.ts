@@ -68,12 +68,30 @@ export class ChatController {
     this.executor = core.executor;
     this.authoriser = core.authoriser;
     this.instanceId = core.instanceId;
-    this.messages = new MessageActions(core);
-    this.conversations = new ConversationActions(core);
-    this.projects = new ProjectActions(core);
+    // Each group gets only what it works with (its `…Deps`); `core` does the shared steps.
+    const { store, selection, attachments, runner } = core;
+    this.messages = new MessageActions({
+      store,
+      messages: core.messages,
+      selection,
+      attachments,
+      runner,
+      toolCalls: core.toolCalls,
+      steps: core,
+    });
+    this.conversations = new ConversationActions({
+      store,
+      selection,
+      attachments,
+      runner,
+      registry: core.registry,
+      publisher: core.publisher,
+      steps: core,
+    });
+    this.projects = new ProjectActions({ store, selection, authoriser: core.authoriser, steps: core });
     this.approvals = new ApprovalActions(core);
-    this.settings = new SettingsActions(core);
-    this.attachments = new AttachmentActions(core);
+    this.settings = new SettingsActions({ store, steps: core });
+    this.attachments = new AttachmentActions({ store, selection, attachments, steps: core });
     this.pushSubscriptions = new PushSubscriptions(core.store);
     this.devices = new DeviceTable(core.store);
   }

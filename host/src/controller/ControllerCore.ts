@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionIdentity, Settings } from '@webbridge/contract';
-import type { HostStore, MessageRow } from '../db/HostStore';
+import type { HostStore } from '../db/HostStore';
+import type { StoredMessage } from '../db/StoredMessage';
 import type { MainExecutor } from '../executor/MainExecutor';
 import { EchoModel } from '../models/EchoModel';
 import { ModelRegistry } from '../models/ModelRegistry';
@@ -8,7 +9,9 @@ import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { Attachments } from './Attachments';
 import { buildProjection } from './buildProjection';
 import type { ChatControllerOptions } from './ChatControllerOptions';
+import type { ControllerSteps } from './ControllerSteps';
 import { notApplicable, notFound } from './errors';
+import { MessageRepository } from './MessageRepository';
 import { modelHistory, offeredTools } from './modelHistory';
 import { ProjectionPublisher } from './ProjectionPublisher';
 import { ReplyRunner } from './ReplyRunner';
@@ -37,7 +40,7 @@ const KV_SESSION_REVISION = 'session_revision';
  * Internal to the controller folder: `ChatController` builds it and hands out the action groups
  * that work on it. Every method must run on the main executor, like the groups'.
  */
-export class ControllerCore {
+export class ControllerCore implements ControllerSteps {
   /** The executor every state change runs on. */
   readonly executor: MainExecutor;
   /** The authorised workspace roots. */
@@ -48,6 +51,8 @@ export class ControllerCore {
   readonly store: HostStore;
   /** The model replies (and background tools) running now. */
   readonly runner: ReplyRunner;
+  /** Every conversation's messages, the open one in memory as a tree. */
+  readonly messages: MessageRepository;
   /** The current project, conversation, branch and model. */
   readonly selection: Selection;
   /** Tool calls and their approvals. */
@@ -76,7 +81,12 @@ export class ControllerCore {
     const echo = new EchoModel(options.echoDelayMs === undefined ? {} : { delayMs: options.echoDelayMs });
     this.registry = new ModelRegistry([echo, ...(options.providers ?? [])]);
     this.runner = new ReplyRunner(this.executor, createReplySink(this));
-    this.selection = new Selection(this.store, this.registry.defaultModel, (id) => this.registry.has(id));
+    this.messages = new MessageRepository(this.store.messageTable, (id) =>
+      this.store.attachmentsOfConversation(id),
+    );
+    this.selection = new Selection(this.store, this.messages, this.registry.defaultModel, (id) =>
+      this.registry.has(id),
+    );
     this.attachments = new Attachments(this.store, options.uploadDir);
     this.tools = options.tools ?? BUILTIN_TOOLS;
     this.toolSource = options.toolSource;
@@ -84,6 +94,7 @@ export class ControllerCore {
     this.toolCalls = new ToolCalls({
       store: this.store,
       selection: this.selection,
+      messages: this.messages,
       tools: this.tools,
       ...(toolSource === undefined ? {} : { findTool: (name: string) => toolSource.find(name) }),
       attachments: this.attachments,
@@ -96,7 +107,7 @@ export class ControllerCore {
     });
     this.settings = loadSettings(this.store);
     this.sessionRevision = this.resumeSessionRevision();
-    this.store.stopInterruptedMessages();
+    this.messages.stopInterrupted();
     restoreWorkspaceRoots(this.store, this.authoriser);
     const defaultWorkspace = this.authoriser.roots[0];
     if (defaultWorkspace === undefined) throw new Error('At least one workspace root is needed.');
@@ -148,6 +159,11 @@ export class ControllerCore {
     return first;
   }
 
+  /** Replaces the settings; the caller has persisted them. */
+  replaceSettings(next: Settings): void {
+    this.settings = next;
+  }
+
   /** Rebuilds the projection from the store and memory, sharing every unchanged part. */
   refresh(): void {
     if (this.closed) return;
@@ -155,6 +171,7 @@ export class ControllerCore {
       buildProjection({
         store: this.store,
         selection: this.selection,
+        messages: this.messages,
         identity: this.identity(),
         streamingMessageId: this.runner.streamingMessage(this.selection.conversationId),
         roots: this.authoriser.roots,
@@ -176,17 +193,15 @@ export class ControllerCore {
   }
 
   /** Starts streaming `reply` (already inserted) as the answer to the branch above it. */
-  startReply(reply: MessageRow): void {
-    const { selection } = this;
+  startReply(reply: StoredMessage): void {
+    const { selection, messages } = this;
     const model = this.modelOf(reply);
     const provider = this.registry.providerOf(model);
     if (!provider) throw notApplicable(`There is no model "${model}".`);
     this.runner.start(selection.conversationId, reply.id, provider, {
       model,
       systemPrompt: this.settings.systemPrompt,
-      messages: modelHistory(selection.tree.path(reply.parent_id), selection.tree, (id) =>
-        this.attachments.file(id),
-      ),
+      messages: modelHistory(messages.path(reply.parentId), messages.tree, (id) => this.attachments.file(id)),
       tools: offeredTools(this.allTools(), this.settings),
       partial: reply.text,
     });
@@ -196,8 +211,8 @@ export class ControllerCore {
    * The model a reply is (or was) written by. A model that is no longer configured falls back
    * to the current one, so a reply of a removed provider can still be continued.
    */
-  modelOf(reply: MessageRow): string {
-    return reply.model !== null && this.registry.has(reply.model) ? reply.model : this.selection.modelId;
+  modelOf(reply: StoredMessage): string {
+    return reply.model !== undefined && this.registry.has(reply.model) ? reply.model : this.selection.modelId;
   }
 
   /**
@@ -208,20 +223,27 @@ export class ControllerCore {
    *
    * Does not publish: the caller refreshes once after its own changes.
    */
-  followToolResult(conversationId: string, result: MessageRow | undefined): void {
-    const { selection } = this;
+  followToolResult(conversationId: string, result: StoredMessage | undefined): void {
+    const { selection, messages } = this;
     if (!result || conversationId !== selection.conversationId || selection.leafId !== result.id) return;
-    const call = result.parent_id === null ? undefined : selection.tree.get(result.parent_id);
+    const call = result.parentId === null ? undefined : messages.get(result.parentId);
     if (!call) return;
     const model = this.modelOf(call);
     if (this.registry.providerOf(model)?.followsToolResults !== true) return;
     const path = selection.path();
     const sinceUser = path.slice(path.findLastIndex((row) => row.role === 'user') + 1);
     if (sinceUser.filter((row) => row.role === 'tool').length >= MAX_TOOL_ROUNDS) return;
-    const reply = selection.newMessage(result.id, 'assistant', '', 'streaming', { model });
-    this.store.transaction(() => {
-      selection.insertMessage(reply);
-      selection.setLeaf(conversationId, reply.id);
+    const reply = this.store.transaction(() => {
+      const added = messages.add({
+        conversationId,
+        parentId: result.id,
+        role: 'assistant',
+        text: '',
+        status: 'streaming',
+        model,
+      });
+      selection.setLeaf(conversationId, added.id);
+      return added;
     });
     this.startReply(reply);
   }

@@ -1,6 +1,26 @@
 import type { ActionResultOf } from '@webbridge/contract';
-import type { ControllerCore } from './ControllerCore';
+import type { HostStore } from '../db/HostStore';
+import type { ModelRegistry } from '../models/ModelRegistry';
+import type { Attachments } from './Attachments';
+import type { ControllerSteps } from './ControllerSteps';
 import { notApplicable, notFound } from './errors';
+import type { ProjectionPublisher } from './ProjectionPublisher';
+import type { ReplyRunner } from './ReplyRunner';
+import type { Selection } from './Selection';
+
+/** What {@link ConversationActions} works with. */
+export interface ConversationActionsDeps {
+  readonly store: Pick<
+    HostStore,
+    'project' | 'conversation' | 'latestConversation' | 'setConversationTitle' | 'deleteConversation'
+  >;
+  readonly selection: Pick<Selection, 'projectId' | 'conversationId' | 'createConversation' | 'setModel'>;
+  readonly attachments: Pick<Attachments, 'filesOf' | 'removeFiles'>;
+  readonly runner: Pick<ReplyRunner, 'stop'>;
+  readonly registry: Pick<ModelRegistry, 'has'>;
+  readonly publisher: Pick<ProjectionPublisher, 'patch'>;
+  readonly steps: Pick<ControllerSteps, 'moveTo' | 'refresh'>;
+}
 
 /**
  * The actions on conversations as a whole: create, select, rename, delete, and choose the
@@ -8,37 +28,46 @@ import { notApplicable, notFound } from './errors';
  * it does not apply, and publishes the new projection when it does.
  */
 export class ConversationActions {
-  private readonly core: ControllerCore;
+  private readonly store: ConversationActionsDeps['store'];
+  private readonly selection: ConversationActionsDeps['selection'];
+  private readonly attachments: ConversationActionsDeps['attachments'];
+  private readonly runner: ConversationActionsDeps['runner'];
+  private readonly registry: ConversationActionsDeps['registry'];
+  private readonly publisher: ConversationActionsDeps['publisher'];
+  private readonly steps: ConversationActionsDeps['steps'];
 
-  constructor(core: ControllerCore) {
-    this.core = core;
+  constructor(deps: ConversationActionsDeps) {
+    this.store = deps.store;
+    this.selection = deps.selection;
+    this.attachments = deps.attachments;
+    this.runner = deps.runner;
+    this.registry = deps.registry;
+    this.publisher = deps.publisher;
+    this.steps = deps.steps;
   }
 
   /** Creates a conversation (in the given or the current project) and makes it current. */
   newConversation(projectId?: string, title?: string): ActionResultOf<'newConversation'> {
-    const { core } = this;
-    const project = projectId ?? core.selection.projectId;
-    if (!core.store.project(project)) throw notFound('project');
-    const row = core.selection.createConversation(project, title?.trim() ?? '');
-    core.moveTo(row.id);
+    const project = projectId ?? this.selection.projectId;
+    if (!this.store.project(project)) throw notFound('project');
+    const row = this.selection.createConversation(project, title?.trim() ?? '');
+    this.steps.moveTo(row.id);
     return { conversationId: row.id };
   }
 
   /** Makes another conversation current. */
   selectConversation(conversationId: string): ActionResultOf<'selectConversation'> {
-    const { core } = this;
-    if (!core.store.conversation(conversationId)) throw notFound('conversation');
+    if (!this.store.conversation(conversationId)) throw notFound('conversation');
     // Selecting the current one again must not bump the session revision and refuse clients.
-    if (conversationId !== core.selection.conversationId) core.moveTo(conversationId);
+    if (conversationId !== this.selection.conversationId) this.steps.moveTo(conversationId);
     return { conversationId };
   }
 
   /** Renames a conversation. */
   renameConversation(conversationId: string, title: string): ActionResultOf<'renameConversation'> {
-    const { core } = this;
-    if (!core.store.conversation(conversationId)) throw notFound('conversation');
-    core.store.setConversationTitle(conversationId, title.trim() || title);
-    core.refresh();
+    if (!this.store.conversation(conversationId)) throw notFound('conversation');
+    this.store.setConversationTitle(conversationId, title.trim() || title);
+    this.steps.refresh();
     return { conversationId };
   }
 
@@ -47,31 +76,29 @@ export class ConversationActions {
    * current one selects the project's newest other conversation, or a new one.
    */
   deleteConversation(conversationId: string): ActionResultOf<'deleteConversation'> {
-    const { core } = this;
-    const row = core.store.conversation(conversationId);
+    const { store, selection, attachments } = this;
+    const row = store.conversation(conversationId);
     if (!row) throw notFound('conversation');
-    core.runner.stop(conversationId);
-    const files = core.attachments.filesOf(conversationId);
-    core.store.deleteConversation(conversationId);
-    core.attachments.removeFiles(files);
-    if (conversationId === core.selection.conversationId) {
+    this.runner.stop(conversationId);
+    const files = attachments.filesOf(conversationId);
+    store.deleteConversation(conversationId);
+    attachments.removeFiles(files);
+    if (conversationId === selection.conversationId) {
       const next =
-        core.store.latestConversation(row.project_id) ??
-        core.selection.createConversation(row.project_id, '');
-      core.moveTo(next.id);
+        store.latestConversation(row.project_id) ?? selection.createConversation(row.project_id, '');
+      this.steps.moveTo(next.id);
     } else {
-      core.refresh();
+      this.steps.refresh();
     }
     return { conversationId };
   }
 
   /** Chooses the model for the current conversation and the next ones. */
   setModel(modelId: string): ActionResultOf<'model'> {
-    const { core } = this;
-    if (!core.registry.has(modelId)) throw notApplicable(`There is no model "${modelId}".`);
-    core.selection.setModel(modelId);
+    if (!this.registry.has(modelId)) throw notApplicable(`There is no model "${modelId}".`);
+    this.selection.setModel(modelId);
     // Only the current model changed: a patch, not a rebuild of every group from the store.
-    core.publisher.patch((p) =>
+    this.publisher.patch((p) =>
       p.models.current === modelId ? p : { ...p, models: { ...p.models, current: modelId } },
     );
     return { modelId };

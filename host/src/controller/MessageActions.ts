@@ -1,9 +1,34 @@
 import { type ActionResultOf, isContinuable } from '@webbridge/contract';
+import type { HostStore } from '../db/HostStore';
+import type { NewMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
-import type { ControllerCore } from './ControllerCore';
+import type { Attachments } from './Attachments';
+import type { ControllerSteps } from './ControllerSteps';
 import { notApplicable, notFound } from './errors';
+import type { MessageRepository } from './MessageRepository';
+import type { ReplyRunner } from './ReplyRunner';
+import type { Selection } from './Selection';
+import type { ToolCalls } from './ToolCalls';
 import { titleFrom } from './titleFrom';
 import { toHostAttachment } from './tree';
+
+/** What {@link MessageActions} works with. */
+export interface MessageActionsDeps {
+  /** The transaction a send spans, and the attachment and title rows it writes. */
+  readonly store: Pick<
+    HostStore,
+    'transaction' | 'attachToMessage' | 'insertAttachment' | 'setConversationTitle'
+  >;
+  readonly messages: MessageRepository;
+  readonly selection: Pick<
+    Selection,
+    'conversationId' | 'leafId' | 'modelId' | 'currentConversation' | 'path' | 'setLeaf'
+  >;
+  readonly attachments: Pick<Attachments, 'pick' | 'ofMessage'>;
+  readonly runner: Pick<ReplyRunner, 'streamingMessage' | 'stop'>;
+  readonly toolCalls: Pick<ToolCalls, 'cancel'>;
+  readonly steps: Pick<ControllerSteps, 'assertIdle' | 'startReply' | 'refresh' | 'bumpSessionRevision'>;
+}
 
 /**
  * The actions on the current conversation's message tree: send, stop, continue, and the ones
@@ -11,75 +36,86 @@ import { toHostAttachment } from './tree';
  * `not_applicable`) when it does not apply, and publishes the new projection when it does.
  */
 export class MessageActions {
-  private readonly core: ControllerCore;
+  private readonly store: MessageActionsDeps['store'];
+  private readonly messages: MessageRepository;
+  private readonly selection: MessageActionsDeps['selection'];
+  private readonly attachments: MessageActionsDeps['attachments'];
+  private readonly runner: MessageActionsDeps['runner'];
+  private readonly toolCalls: MessageActionsDeps['toolCalls'];
+  private readonly steps: MessageActionsDeps['steps'];
 
-  constructor(core: ControllerCore) {
-    this.core = core;
+  constructor(deps: MessageActionsDeps) {
+    this.store = deps.store;
+    this.messages = deps.messages;
+    this.selection = deps.selection;
+    this.attachments = deps.attachments;
+    this.runner = deps.runner;
+    this.toolCalls = deps.toolCalls;
+    this.steps = deps.steps;
   }
 
   /** Sends a user message (with pending attachments) and starts the reply. */
   send(text: string, attachmentIds?: readonly string[]): ActionResultOf<'send'> {
-    const { core } = this;
-    core.assertIdle();
-    const { selection, store } = core;
-    const chosen = core.attachments.pick(selection.conversationId, attachmentIds);
+    const { steps } = this;
+    steps.assertIdle();
+    const { selection, store, messages } = this;
+    const chosen = this.attachments.pick(selection.conversationId, attachmentIds);
     if (text.trim() === '' && chosen.length === 0) throw notApplicable('There is nothing to send.');
     const conversation = selection.currentConversation();
-    const user = selection.newMessage(selection.leafId, 'user', text, 'complete');
-    const reply = selection.newMessage(user.id, 'assistant', '', 'streaming', { model: selection.modelId });
-    store.transaction(() => {
-      selection.insertMessage(user);
+    const { user, reply } = store.transaction(() => {
+      const user = messages.add(userMessage(conversation.id, selection.leafId, text));
       for (const attachment of chosen) store.attachToMessage(attachment.id, user.id);
-      selection.insertMessage(reply);
+      const reply = messages.add(replyTo(conversation.id, user.id, selection.modelId));
       selection.setLeaf(conversation.id, reply.id);
       if (conversation.title === '') store.setConversationTitle(conversation.id, titleFrom(text, chosen));
+      return { user, reply };
     });
-    selection.tree.attach(user.id, chosen.map(toHostAttachment));
-    core.startReply(reply);
-    core.refresh();
+    messages.attach(conversation.id, user.id, chosen.map(toHostAttachment));
+    steps.startReply(reply);
+    steps.refresh();
     return { conversationId: conversation.id, messageId: user.id, replyId: reply.id };
   }
 
   /** Stops the current conversation's reply, or cancels the approval it waits for. */
   stop(): ActionResultOf<'stop'> {
-    const { core } = this;
-    const conversationId = core.selection.conversationId;
-    const streaming = core.runner.streamingMessage(conversationId);
-    if (streaming !== undefined && core.runner.stop(conversationId)) {
-      core.selection.patchMessage(conversationId, streaming, { status: 'stopped' });
-    } else if (!core.toolCalls.cancel(conversationId)) {
+    const { steps } = this;
+    const conversationId = this.selection.conversationId;
+    const streaming = this.runner.streamingMessage(conversationId);
+    if (streaming !== undefined && this.runner.stop(conversationId)) {
+      this.messages.change(conversationId, streaming, { status: 'stopped' });
+    } else if (!this.toolCalls.cancel(conversationId)) {
       // Not an error: a stop that races the reply's own end is normal and should not alarm anyone.
       return { stopped: false };
     }
-    core.refresh();
+    steps.refresh();
     return { stopped: true };
   }
 
   /** Resumes the stopped reply at the end of the current branch. */
   continue(): ActionResultOf<'continue'> {
-    const { core } = this;
-    core.assertIdle();
-    const { selection } = core;
-    const leaf = selection.leafId === null ? undefined : selection.tree.get(selection.leafId);
-    if (leaf?.role !== 'assistant' || leaf.tool_name !== null) {
+    const { steps } = this;
+    steps.assertIdle();
+    const { selection, messages } = this;
+    const leaf = selection.leafId === null ? undefined : messages.tree.get(selection.leafId);
+    if (leaf?.role !== 'assistant' || leaf.tool !== undefined) {
       throw notApplicable('The conversation does not end with a reply that can be continued.');
     }
     if (!isContinuable(leaf.status)) throw notApplicable('The last reply is not stopped.');
-    const row = selection.patchMessage(selection.conversationId, leaf.id, {
+    const row = messages.change(selection.conversationId, leaf.id, {
       status: 'streaming',
       error: null,
     });
-    core.startReply(row);
-    core.refresh();
+    steps.startReply(row);
+    steps.refresh();
     return { messageId: leaf.id };
   }
 
   /** Switches the fork at `messageId` (on the current branch) to its sibling at `index`. */
   branch(messageId: string, index: number): ActionResultOf<'branch'> {
-    const { core } = this;
-    core.assertIdle();
-    const { selection } = core;
-    const { tree } = selection;
+    const { steps } = this;
+    steps.assertIdle();
+    const { selection } = this;
+    const { tree } = this.messages;
     if (!tree.get(messageId)) throw notFound('message');
     const siblings = tree.siblingsOf(messageId);
     const onBranch = new Set(selection.path().map((row) => row.id));
@@ -93,68 +129,77 @@ export class MessageActions {
     const leaf = tree.newestDeepestLeaf(target);
     if (leaf !== selection.leafId) {
       selection.setLeaf(selection.conversationId, leaf);
-      core.bumpSessionRevision();
-      core.refresh();
+      steps.bumpSessionRevision();
+      steps.refresh();
     }
     return { messageId: target };
   }
 
   /** Adds an edited version of a user message as its new sibling, and answers it. */
   editMessage(messageId: string, text: string): ActionResultOf<'editMessage'> {
-    const { core } = this;
-    core.assertIdle();
-    const { selection, store } = core;
-    const original = selection.tree.get(messageId);
+    const { steps } = this;
+    steps.assertIdle();
+    const { selection, store, messages } = this;
+    const original = messages.tree.get(messageId);
     if (!original) throw notFound('message');
     if (original.role !== 'user') throw notApplicable('Only user messages can be edited.');
-    const attachments = core.attachments.ofMessage(selection.conversationId, messageId);
+    const attachments = this.attachments.ofMessage(selection.conversationId, messageId);
     if (text.trim() === '' && attachments.length === 0) throw notApplicable('An edit cannot be empty.');
-    const user = selection.newMessage(original.parent_id, 'user', text, 'complete');
-    const reply = selection.newMessage(user.id, 'assistant', '', 'streaming', { model: selection.modelId });
-    // The edit keeps the original's attachments: copies of their rows share the file, which is
-    // deleted with the conversation, never before.
-    const copies = attachments.map((row) => ({ ...row, id: newId(), message_id: user.id }));
-    store.transaction(() => {
-      selection.insertMessage(user);
+    const { conversationId } = selection;
+    const { user, reply, copies } = store.transaction(() => {
+      const user = messages.add(userMessage(conversationId, original.parentId, text));
+      // The edit keeps the original's attachments: copies of their rows share the file, which is
+      // deleted with the conversation, never before.
+      const copies = attachments.map((row) => ({ ...row, id: newId(), message_id: user.id }));
       for (const copy of copies) store.insertAttachment(copy);
-      selection.insertMessage(reply);
-      selection.setLeaf(selection.conversationId, reply.id);
+      const reply = messages.add(replyTo(conversationId, user.id, selection.modelId));
+      selection.setLeaf(conversationId, reply.id);
+      return { user, reply, copies };
     });
-    selection.tree.attach(user.id, copies.map(toHostAttachment));
-    core.bumpSessionRevision();
-    core.startReply(reply);
-    core.refresh();
+    messages.attach(conversationId, user.id, copies.map(toHostAttachment));
+    steps.bumpSessionRevision();
+    steps.startReply(reply);
+    steps.refresh();
     return { messageId: user.id, replyId: reply.id };
   }
 
   /** Answers again the message an assistant reply answered (default: the last reply). */
   regenerate(messageId?: string): ActionResultOf<'regenerate'> {
-    const { core } = this;
-    core.assertIdle();
-    const { selection } = core;
+    const { steps } = this;
+    steps.assertIdle();
+    const { selection, messages } = this;
     const target =
       messageId === undefined
         ? selection
             .path()
             .reverse()
             .find((row) => row.role === 'assistant')
-        : selection.tree.get(messageId);
+        : messages.tree.get(messageId);
     if (!target) {
       if (messageId !== undefined) throw notFound('message');
       throw notApplicable('There is no reply to regenerate.');
     }
     if (target.role !== 'assistant') throw notApplicable('Only assistant replies can be regenerated.');
-    if (target.parent_id === null) throw notApplicable('That reply answers nothing.');
-    const reply = selection.newMessage(target.parent_id, 'assistant', '', 'streaming', {
-      model: selection.modelId,
+    const { parentId } = target;
+    if (parentId === null) throw notApplicable('That reply answers nothing.');
+    const reply = this.store.transaction(() => {
+      const added = messages.add(replyTo(selection.conversationId, parentId, selection.modelId));
+      selection.setLeaf(selection.conversationId, added.id);
+      return added;
     });
-    core.store.transaction(() => {
-      selection.insertMessage(reply);
-      selection.setLeaf(selection.conversationId, reply.id);
-    });
-    core.bumpSessionRevision();
-    core.startReply(reply);
-    core.refresh();
+    steps.bumpSessionRevision();
+    steps.startReply(reply);
+    steps.refresh();
     return { replyId: reply.id };
   }
+}
+
+/** A user's message, complete as it is sent. */
+function userMessage(conversationId: string, parentId: string | null, text: string): NewMessage {
+  return { conversationId, parentId, role: 'user', text, status: 'complete' };
+}
+
+/** An empty reply that starts streaming under `parentId`. */
+function replyTo(conversationId: string, parentId: string, model: string): NewMessage {
+  return { conversationId, parentId, role: 'assistant', text: '', status: 'streaming', model };
 }

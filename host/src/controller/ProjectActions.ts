@@ -1,9 +1,21 @@
 import { pathToFileURL } from 'node:url';
 import { type ActionResultOf, ProtocolError } from '@webbridge/contract';
+import type { HostStore } from '../db/HostStore';
 import { newId } from '../ids';
-import type { ControllerCore } from './ControllerCore';
+import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
+import type { ControllerSteps } from './ControllerSteps';
 import { notFound } from './errors';
+import type { Selection } from './Selection';
 import { rememberWorkspaceRoot } from './workspaceRoots';
+
+/** What {@link ProjectActions} works with. */
+export interface ProjectActionsDeps {
+  /** Projects, and the kv the authorised roots are remembered in. */
+  readonly store: HostStore;
+  readonly selection: Pick<Selection, 'projectId' | 'createConversation'>;
+  readonly authoriser: WorkspaceAuthoriser;
+  readonly steps: Pick<ControllerSteps, 'moveTo' | 'bumpSessionRevision' | 'refresh'>;
+}
 
 /**
  * Projects and the workspace folders they point at: select a project, point it at another
@@ -11,37 +23,41 @@ import { rememberWorkspaceRoot } from './workspaceRoots';
  * Each publishes the new projection when it changes something.
  */
 export class ProjectActions {
-  private readonly core: ControllerCore;
+  private readonly store: HostStore;
+  private readonly selection: ProjectActionsDeps['selection'];
+  private readonly authoriser: WorkspaceAuthoriser;
+  private readonly steps: ProjectActionsDeps['steps'];
 
-  constructor(core: ControllerCore) {
-    this.core = core;
+  constructor(deps: ProjectActionsDeps) {
+    this.store = deps.store;
+    this.selection = deps.selection;
+    this.authoriser = deps.authoriser;
+    this.steps = deps.steps;
   }
 
   /** Makes a project current, with its newest conversation (created if it has none). */
   selectProject(projectId: string): ActionResultOf<'selectProject'> {
-    const { core } = this;
-    if (!core.store.project(projectId)) throw notFound('project');
-    if (projectId !== core.selection.projectId) {
-      const row =
-        core.store.latestConversation(projectId) ?? core.selection.createConversation(projectId, '');
-      core.moveTo(row.id);
+    const { store, selection } = this;
+    if (!store.project(projectId)) throw notFound('project');
+    if (projectId !== selection.projectId) {
+      const row = store.latestConversation(projectId) ?? selection.createConversation(projectId, '');
+      this.steps.moveTo(row.id);
     }
     return { projectId };
   }
 
   /** Points the current project at another (already authorised) workspace folder. */
   setWorkspace(uri: string): ActionResultOf<'workspace'> {
-    const { core } = this;
     // The bridge has authorised the URI already; checking again costs little and keeps the
     // controller safe when it is driven by something other than the bridge.
-    const folder = core.authoriser.authorisePath(uri);
+    const folder = this.authoriser.authorisePath(uri);
     if (folder === undefined)
       throw new ProtocolError('workspace_forbidden', 'That folder is not authorised.');
-    const { projectId } = core.selection;
-    if (core.store.project(projectId)?.workspace_path !== folder) {
-      core.store.setProjectWorkspace(projectId, folder);
-      core.bumpSessionRevision();
-      core.refresh();
+    const { projectId } = this.selection;
+    if (this.store.project(projectId)?.workspace_path !== folder) {
+      this.store.setProjectWorkspace(projectId, folder);
+      this.steps.bumpSessionRevision();
+      this.steps.refresh();
     }
     return { projectId, uri: pathToFileURL(folder).href };
   }
@@ -51,13 +67,12 @@ export class ProjectActions {
    * console and tests). Returns its id.
    */
   createProject(name: string, folder: string): string {
-    const { core } = this;
-    const workspace = core.authoriser.authorisePath(folder);
+    const workspace = this.authoriser.authorisePath(folder);
     if (workspace === undefined)
       throw new ProtocolError('workspace_forbidden', 'That folder is not authorised.');
     const id = newId();
-    core.store.insertProject({ id, name, workspace_path: workspace, created_at: Date.now() });
-    core.refresh();
+    this.store.insertProject({ id, name, workspace_path: workspace, created_at: Date.now() });
+    this.steps.refresh();
     return id;
   }
 
@@ -67,9 +82,8 @@ export class ProjectActions {
    * folder; throws when it is not an existing absolute folder.
    */
   addWorkspaceRoot(folder: string): string {
-    const { core } = this;
-    const real = rememberWorkspaceRoot(core.store, core.authoriser, folder);
-    core.refresh();
+    const real = rememberWorkspaceRoot(this.store, this.authoriser, folder);
+    this.steps.refresh();
     return real;
   }
 }

@@ -1,30 +1,36 @@
-import type { HostAttachment } from '@webbridge/contract';
-import type { ConversationRow, HostStore, MessagePatch, MessageRow } from '../db/HostStore';
+import type { ConversationRow, HostStore } from '../db/HostStore';
+import type { StoredMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
 import { notFound } from './errors';
-import { ConversationTree } from './tree';
+import type { MessageRepository } from './MessageRepository';
 
 const KV_CONVERSATION = 'current_conversation';
 const KV_PROJECT = 'current_project';
 const KV_MODEL = 'current_model';
 
 /**
- * Where the controller is: the current conversation (held in memory as a tree), its project,
- * its branch leaf and the current model, plus the writes that keep that memory and SQLite in
- * step. Writes to other conversations (a reply finishing in the background) go to SQLite only.
+ * Where the controller is: the current conversation, its project, its branch leaf and the
+ * current model, remembered across restarts. The conversation's messages are the
+ * {@link MessageRepository}'s; selecting a conversation opens it there.
  */
 export class Selection {
   conversationId = '';
   projectId = '';
   leafId: string | null = null;
   modelId: string;
-  tree: ConversationTree = new ConversationTree('', [], []);
 
   private readonly store: HostStore;
+  private readonly messages: MessageRepository;
   private readonly isModel: (id: string) => boolean;
 
-  constructor(store: HostStore, defaultModel: string, isModel: (id: string) => boolean) {
+  constructor(
+    store: HostStore,
+    messages: MessageRepository,
+    defaultModel: string,
+    isModel: (id: string) => boolean,
+  ) {
     this.store = store;
+    this.messages = messages;
     this.modelId = defaultModel;
     this.isModel = isModel;
   }
@@ -55,12 +61,7 @@ export class Selection {
 
   /** Loads a conversation into memory and makes it (and its project) current. */
   switchTo(row: ConversationRow): void {
-    const tree = new ConversationTree(
-      row.id,
-      this.store.messages(row.id),
-      this.store.attachmentsOfConversation(row.id),
-    );
-    this.tree = tree;
+    const tree = this.messages.open(row.id);
     this.conversationId = row.id;
     this.projectId = row.project_id;
     const leaf = row.current_leaf_id;
@@ -106,8 +107,8 @@ export class Selection {
   }
 
   /** The messages of the current branch, root first. */
-  path(): MessageRow[] {
-    return this.tree.path(this.leafId);
+  path(): StoredMessage[] {
+    return this.messages.path(this.leafId);
   }
 
   /** The workspace folder of a conversation's project. */
@@ -118,59 +119,7 @@ export class Selection {
     return project.workspace_path;
   }
 
-  /** A new message row (not yet inserted), last among its siblings. */
-  newMessage(
-    parentId: string | null,
-    role: MessageRow['role'],
-    text: string,
-    status: MessageRow['status'],
-    extra: { model?: string; conversationId?: string } = {},
-  ): MessageRow {
-    const conversationId = extra.conversationId ?? this.conversationId;
-    return {
-      id: newId(),
-      conversation_id: conversationId,
-      parent_id: parentId,
-      role,
-      text,
-      status,
-      created_at: Date.now(),
-      model: extra.model ?? null,
-      error: null,
-      tool_name: null,
-      tool_args: null,
-      approval_id: null,
-      sibling_order: this.store.nextSiblingOrder(conversationId, parentId),
-    };
-  }
-
-  insertMessage(row: MessageRow): void {
-    this.store.insertMessage(row);
-    if (row.conversation_id === this.conversationId) this.tree.add(row);
-  }
-
-  /** Shows attachments already recorded for a message on the tree, when it is the current conversation's. */
-  attach(conversationId: string, messageId: string, attachments: readonly HostAttachment[]): void {
-    if (conversationId === this.conversationId) this.tree.attach(messageId, attachments);
-  }
-
-  patchMessage(conversationId: string, messageId: string, patch: MessagePatch): MessageRow {
-    this.store.patchMessage(messageId, patch);
-    if (conversationId === this.conversationId && this.tree.get(messageId)) {
-      return this.tree.patch(messageId, patch);
-    }
-    const row = this.store.message(messageId);
-    if (!row) throw notFound('message');
-    return row;
-  }
-
-  /** Appends streamed text. Returns whether the message is in the current conversation. */
-  appendText(conversationId: string, messageId: string, text: string): boolean {
-    this.store.appendText(messageId, text);
-    if (conversationId !== this.conversationId) return false;
-    return this.tree.appendText(messageId, text) !== undefined;
-  }
-
+  /** Moves a conversation's branch to `leafId`; the current one's in memory too. */
   setLeaf(conversationId: string, leafId: string | null): void {
     this.store.setConversationLeaf(conversationId, leafId);
     if (conversationId === this.conversationId) this.leafId = leafId;

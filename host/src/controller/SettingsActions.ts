@@ -1,20 +1,30 @@
 import type { ActionOf, ActionResultOf } from '@webbridge/contract';
-import type { ControllerCore } from './ControllerCore';
+import type { HostStore } from '../db/HostStore';
+import type { ControllerSteps } from './ControllerSteps';
 import { mergeSettings } from './settings';
+
+/** What {@link SettingsActions} works with. */
+export interface SettingsActionsDeps {
+  /** Where settings are persisted. */
+  readonly store: HostStore;
+  readonly steps: Pick<ControllerSteps, 'settings' | 'replaceSettings' | 'refresh'>;
+}
 
 /** Changes to the host's settings, persisted (where the contract says so) and published. */
 export class SettingsActions {
-  private readonly core: ControllerCore;
+  private readonly store: HostStore;
+  private readonly steps: SettingsActionsDeps['steps'];
 
-  constructor(core: ControllerCore) {
-    this.core = core;
+  constructor(deps: SettingsActionsDeps) {
+    this.store = deps.store;
+    this.steps = deps.steps;
   }
 
   /** Merges a partial settings update. */
   update(update: ActionOf<'updateSettings'>['settings']): ActionResultOf<'updateSettings'> {
-    const { core } = this;
-    core.settings = mergeSettings(core.store, core.settings, update);
-    core.refresh();
-    return { settings: core.settings };
+    const { steps } = this;
+    steps.replaceSettings(mergeSettings(this.store, steps.settings, update));
+    steps.refresh();
+    return { settings: steps.settings };
   }
 }

@@ -1,10 +1,12 @@
 import type { Settings } from '@webbridge/contract';
-import type { ApprovalDecider, HostStore, MessageRow } from '../db/HostStore';
+import type { ApprovalDecider, HostStore } from '../db/HostStore';
+import type { StoredMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
 import type { Attachments } from './Attachments';
 import { alreadyDecided } from './approvalDecision';
 import { notFound } from './errors';
 import { shownResult } from './largeToolResult';
+import type { MessageRepository } from './MessageRepository';
 import type { ReplyRunner } from './ReplyRunner';
 import type { Selection } from './Selection';
 import { executeTool, parseToolArgs, refusal, type ToolOutcome } from './tools/executeTool';
@@ -14,6 +16,8 @@ import { isToolEnabled, type Tool, type ToolArgs } from './tools/Tool';
 export interface ToolCallsOptions {
   readonly store: HostStore;
   readonly selection: Selection;
+  /** Where the call, its result and their changes are written. */
+  readonly messages: MessageRepository;
   readonly tools: readonly Tool[];
   /**
    * Looks up a tool that is not one of `tools`: those that come and go while the host runs
@@ -25,7 +29,7 @@ export interface ToolCallsOptions {
   /** Tracks tools that run in the background, so they show as running and `stop` aborts them. */
   readonly runner: ReplyRunner;
   /** Told (inside an executor task) when a background tool's result has been recorded. */
-  readonly onBackgroundResult: (conversationId: string, result: MessageRow) => void;
+  readonly onBackgroundResult: (conversationId: string, result: StoredMessage) => void;
 }
 
 /**
@@ -38,6 +42,7 @@ export interface ToolCallsOptions {
 export class ToolCalls {
   private readonly store: HostStore;
   private readonly selection: Selection;
+  private readonly messages: MessageRepository;
   private readonly tools: ReadonlyMap<string, Tool>;
   private readonly options: ToolCallsOptions;
 
@@ -45,6 +50,7 @@ export class ToolCalls {
     this.options = options;
     this.store = options.store;
     this.selection = options.selection;
+    this.messages = options.messages;
     this.tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   }
 
@@ -59,16 +65,13 @@ export class ToolCalls {
     name: string,
     argsText: string,
     settings: Settings,
-  ): MessageRow | undefined {
+  ): StoredMessage | undefined {
     const tool = this.find(name);
     const args = parseToolArgs(argsText);
-    const call = this.selection.patchMessage(conversationId, messageId, {
-      tool_name: name,
-      tool_args: argsText,
-    });
+    const call = this.messages.change(conversationId, messageId, { tool: { name, args: argsText } });
     if (!tool || !args) {
       const reason = tool ? 'The tool arguments are not a JSON object.' : `There is no tool "${name}".`;
-      this.selection.patchMessage(conversationId, messageId, { status: 'error', error: reason });
+      this.messages.change(conversationId, messageId, { status: 'error', error: reason });
       return undefined;
     }
     if (!isToolEnabled(tool, settings)) {
@@ -92,7 +95,10 @@ export class ToolCalls {
         status: 'pending',
         created_at: Date.now(),
       });
-      this.selection.patchMessage(conversationId, messageId, { status: 'waiting', approval_id: approvalId });
+      this.messages.change(conversationId, messageId, {
+        status: 'waiting',
+        tool: { name, args: argsText, approvalId },
+      });
     });
     return undefined;
   }
@@ -107,12 +113,12 @@ export class ToolCalls {
     decision: 'allow' | 'deny',
     settings: Settings,
     by: ApprovalDecider,
-  ): { readonly conversationId: string; readonly result: MessageRow | undefined } {
+  ): { readonly conversationId: string; readonly result: StoredMessage | undefined } {
     const approval = this.store.approval(approvalId);
     if (!approval) throw notFound('approval');
     if (approval.status !== 'pending') throw alreadyDecided(approval);
     const at = Date.now();
-    const call = this.store.message(approval.message_id);
+    const call = this.messages.get(approval.message_id);
     if (!call) throw notFound('message');
     const conversationId = approval.conversation_id;
     const tool = this.find(approval.tool);
@@ -142,7 +148,7 @@ export class ToolCalls {
     if (!waiting) return false;
     this.store.transaction(() => {
       this.store.setApprovalStatus(waiting.id, 'cancelled');
-      this.selection.patchMessage(conversationId, waiting.message_id, { status: 'stopped' });
+      this.messages.change(conversationId, waiting.message_id, { status: 'stopped' });
     });
     return true;
   }
@@ -159,19 +165,19 @@ export class ToolCalls {
   /** Runs a tool: records its result at once, or tracks it while it works in the background. */
   private execute(
     conversationId: string,
-    call: MessageRow,
+    call: StoredMessage,
     approvalId: string | null,
     tool: Tool,
     args: ToolArgs,
     settings: Settings,
-  ): MessageRow | undefined {
+  ): StoredMessage | undefined {
     const abort = new AbortController();
     const workspace = this.selection.workspaceOf(conversationId);
     const outcome = executeTool(tool, args, { workspace, settings, signal: abort.signal });
     if (!(outcome instanceof Promise)) {
       return this.store.transaction(() => this.record(conversationId, call, approvalId, outcome));
     }
-    this.selection.patchMessage(conversationId, call.id, { status: 'streaming' });
+    this.messages.change(conversationId, call.id, { status: 'streaming' });
     this.options.runner.track(conversationId, call.id, abort, outcome, (ended) => {
       const result = this.store.transaction(() => this.record(conversationId, call, approvalId, ended));
       this.options.onBackgroundResult(conversationId, result);
@@ -181,33 +187,40 @@ export class ToolCalls {
 
   private record(
     conversationId: string,
-    call: MessageRow,
+    call: StoredMessage,
     approvalId: string | null,
     outcome: ToolOutcome,
-  ): MessageRow {
+  ): StoredMessage {
     const shown = shownResult(outcome.text);
-    const result: MessageRow = {
-      ...this.selection.newMessage(call.id, 'tool', shown.text, outcome.status, { conversationId }),
-      error: outcome.error,
-      tool_name: call.tool_name,
-      tool_args: call.tool_args,
-      approval_id: approvalId,
-    };
-    this.selection.insertMessage(result);
+    const result = this.messages.add({
+      conversationId,
+      parentId: call.id,
+      role: 'tool',
+      text: shown.text,
+      status: outcome.status,
+      ...(outcome.error === null ? {} : { error: outcome.error }),
+      ...(call.tool === undefined ? {} : { tool: withApproval(call.tool, approvalId) }),
+    });
     const { attachments } = this.options;
     const attached = (outcome.files ?? []).map((file) =>
       attachments.addFile(conversationId, result.id, file.name, file.type, file.data),
     );
     if (shown.large) {
-      const name = `${call.tool_name ?? 'tool'}-output.txt`;
+      const name = `${call.tool?.name ?? 'tool'}-output.txt`;
       attached.unshift(attachments.addText(conversationId, result.id, name, outcome.text));
     }
-    if (attached.length > 0) this.selection.attach(conversationId, result.id, attached);
-    this.selection.patchMessage(conversationId, call.id, { status: 'complete' });
+    if (attached.length > 0) this.messages.attach(conversationId, result.id, attached);
+    this.messages.change(conversationId, call.id, { status: 'complete' });
     const conversation = this.store.conversation(conversationId);
     if (conversation?.current_leaf_id === call.id) this.selection.setLeaf(conversationId, result.id);
     return result;
   }
+}
+
+/** The call as its result records it: with the approval that decided it, or none. */
+function withApproval(tool: NonNullable<StoredMessage['tool']>, approvalId: string | null) {
+  const { approvalId: _asked, ...call } = tool;
+  return approvalId === null ? call : { ...call, approvalId };
 }
 
 function disabled(name: string): ToolOutcome {

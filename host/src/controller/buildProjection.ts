@@ -2,9 +2,9 @@ import type { ApprovalDecision, Projection, RunStatus, SessionIdentity, Settings
 import type { HostStore } from '../db/HostStore';
 import type { ModelInfo } from '../models/ModelProvider';
 import { decisionOf } from './approvalDecision';
+import type { MessageRepository } from './MessageRepository';
 import { toApproval, toProject, toSummary, toToolView, toWorkspace } from './projection';
 import type { Selection } from './Selection';
-import { toHostMessage } from './toHostMessage';
 import type { Tool } from './tools/Tool';
 import type { ToolServerView } from './tools/ToolSource';
 import { toHostAttachment } from './tree';
@@ -13,6 +13,7 @@ import { toHostAttachment } from './tree';
 export interface ProjectionSources {
   readonly store: HostStore;
   readonly selection: Selection;
+  readonly messages: MessageRepository;
   readonly identity: SessionIdentity;
   /** The reply streaming in the current conversation, if any. */
   readonly streamingMessageId: string | undefined;
@@ -36,7 +37,7 @@ export function buildProjection(sources: ProjectionSources): Projection {
     ...identity,
     conversations: {
       list: store.conversations().map(toSummary),
-      messages: selection.path().map((row) => toHostMessage(row, selection.tree, decisions)),
+      messages: sources.messages.shown(selection.leafId, decisions),
       pending: store.pendingAttachments(identity.conversationId).map(toHostAttachment),
       run: runStatus(identity.conversationId, sources.streamingMessageId, approvals),
     },

@@ -1,5 +1,5 @@
 import type { Settings } from '@webbridge/contract';
-import type { MessageRow } from '../db/HostStore';
+import type { StoredMessage } from '../db/StoredMessage';
 import type { ModelMessage, ModelTool } from '../models/ModelProvider';
 import type { AttachmentFile } from './Attachments';
 import { isToolEnabled, type Tool } from './tools/Tool';
@@ -10,14 +10,14 @@ import type { ConversationTree } from './tree';
  * file exists, so a provider can read the content when it sends (outside the main executor).
  */
 export function modelHistory(
-  path: readonly MessageRow[],
-  tree: ConversationTree,
+  path: readonly StoredMessage[],
+  tree: Pick<ConversationTree, 'attachmentsOf'>,
   fileOf: (attachmentId: string) => AttachmentFile | undefined,
 ): ModelMessage[] {
   return path.map((row): ModelMessage => {
     const message: ModelMessage = {
       id: row.id,
-      parentId: row.parent_id,
+      parentId: row.parentId,
       role: row.role,
       text: row.text,
       attachments: tree.attachmentsOf(row.id).map((attachment) => {
@@ -25,9 +25,9 @@ export function modelHistory(
         return file === undefined ? attachment : { ...attachment, path: file.path };
       }),
     };
-    return row.tool_name === null
+    return row.tool === undefined
       ? message
-      : { ...message, tool: { name: row.tool_name, args: row.tool_args ?? '{}' } };
+      : { ...message, tool: { name: row.tool.name, args: row.tool.args } };
   });
 }
 

@@ -1,19 +1,19 @@
 import { ProtocolError, type Settings } from '@webbridge/contract';
-import type { MessageRow } from '../db/HostStore';
+import type { StoredMessage } from '../db/StoredMessage';
 import { ModelError } from '../models/ModelError';
+import type { MessageRepository } from './MessageRepository';
 import type { ProjectionPublisher } from './ProjectionPublisher';
 import type { ReplySink } from './ReplyRunner';
-import type { Selection } from './Selection';
 import type { ToolCalls } from './ToolCalls';
 
 /** What the sink writes to: the controller's shared state (its core), seen from here. */
 export interface ReplySinkTarget {
   readonly closed: boolean;
-  readonly selection: Selection;
+  readonly messages: MessageRepository;
   readonly publisher: ProjectionPublisher;
   readonly toolCalls: ToolCalls;
   readonly settings: Settings;
-  followToolResult(conversationId: string, result: MessageRow | undefined): void;
+  followToolResult(conversationId: string, result: StoredMessage | undefined): void;
   refresh(): void;
 }
 
@@ -27,7 +27,7 @@ export interface ReplySinkTarget {
 export function createReplySink(core: ReplySinkTarget): ReplySink {
   return {
     onText: (conversationId, messageId, text) => {
-      if (core.closed || !core.selection.appendText(conversationId, messageId, text)) return;
+      if (core.closed || !core.messages.appendText(conversationId, messageId, text)) return;
       core.publisher.appendText(messageId, text);
     },
     onToolCall: (conversationId, messageId, name, args) => {
@@ -38,7 +38,7 @@ export function createReplySink(core: ReplySinkTarget): ReplySink {
     },
     onFinish: (conversationId, messageId) => {
       if (core.closed) return;
-      core.selection.patchMessage(conversationId, messageId, { status: 'complete' });
+      core.messages.change(conversationId, messageId, { status: 'complete' });
       core.refresh();
     },
     onError: (conversationId, messageId, error) => {
@@ -48,7 +48,7 @@ export function createReplySink(core: ReplySinkTarget): ReplySink {
         error instanceof ProtocolError || error instanceof ModelError
           ? error.message
           : 'The model failed to answer.';
-      core.selection.patchMessage(conversationId, messageId, { status: 'error', error: reason });
+      core.messages.change(conversationId, messageId, { status: 'error', error: reason });
       core.refresh();
     },
   };

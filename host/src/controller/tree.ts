@@ -1,5 +1,6 @@
 import type { HostAttachment } from '@webbridge/contract';
-import type { AttachmentRow, MessagePatch, MessageRow } from '../db/HostStore';
+import type { AttachmentRow } from '../db/HostStore';
+import { applyChange, type MessageChange, type StoredMessage } from '../db/StoredMessage';
 
 /**
  * One conversation's messages held in memory as a tree: parents, ordered children and the
@@ -8,7 +9,7 @@ import type { AttachmentRow, MessagePatch, MessageRow } from '../db/HostStore';
  */
 export class ConversationTree {
   readonly conversationId: string;
-  private readonly rows = new Map<string, MessageRow>();
+  private readonly rows = new Map<string, StoredMessage>();
   /** Children ids by parent id (`null` = roots), in sibling order. */
   private readonly children = new Map<string | null, string[]>();
   private readonly attachmentsByMessage = new Map<string, HostAttachment[]>();
@@ -16,16 +17,16 @@ export class ConversationTree {
   private readonly sequence = new Map<string, number>();
   private nextSequence = 0;
 
-  constructor(conversationId: string, rows: readonly MessageRow[], attachments: readonly AttachmentRow[]) {
+  constructor(conversationId: string, rows: readonly StoredMessage[], attachments: readonly AttachmentRow[]) {
     this.conversationId = conversationId;
-    // Rows arrive ordered by sibling_order, so pushing keeps each child list ordered.
+    // Messages arrive in sibling order, so pushing keeps each child list ordered.
     for (const row of rows) this.add(row);
     for (const attachment of attachments) {
       if (attachment.message_id !== null) this.attach(attachment.message_id, [toHostAttachment(attachment)]);
     }
   }
 
-  get(id: string): MessageRow | undefined {
+  get(id: string): StoredMessage | undefined {
     return this.rows.get(id);
   }
 
@@ -34,28 +35,28 @@ export class ConversationTree {
   }
 
   /** Adds a message as the last sibling under its parent. */
-  add(row: MessageRow): void {
+  add(row: StoredMessage): void {
     this.rows.set(row.id, row);
     this.sequence.set(row.id, this.nextSequence++);
-    const siblings = this.children.get(row.parent_id);
+    const siblings = this.children.get(row.parentId);
     if (siblings) siblings.push(row.id);
-    else this.children.set(row.parent_id, [row.id]);
+    else this.children.set(row.parentId, [row.id]);
   }
 
-  /** Applies a patch to a message and returns the new row. */
-  patch(id: string, patch: MessagePatch): MessageRow {
+  /** Applies a change to a message and returns the new message. */
+  change(id: string, change: MessageChange): StoredMessage {
     const row = this.rows.get(id);
     if (!row) throw new Error(`Message ${id} is not in this conversation.`);
-    const next: MessageRow = { ...row, ...patch };
+    const next = applyChange(row, change);
     this.rows.set(id, next);
     return next;
   }
 
   /** Appends text to a message and returns the new row. */
-  appendText(id: string, text: string): MessageRow | undefined {
+  appendText(id: string, text: string): StoredMessage | undefined {
     const row = this.rows.get(id);
     if (!row) return undefined;
-    const next: MessageRow = { ...row, text: row.text + text };
+    const next: StoredMessage = { ...row, text: row.text + text };
     this.rows.set(id, next);
     return next;
   }
@@ -72,7 +73,7 @@ export class ConversationTree {
   /** The ids of a message's siblings (itself included), in order. */
   siblingsOf(id: string): readonly string[] {
     const row = this.rows.get(id);
-    return row ? (this.children.get(row.parent_id) ?? []) : [];
+    return row ? (this.children.get(row.parentId) ?? []) : [];
   }
 
   childrenOf(id: string | null): readonly string[] {
@@ -80,12 +81,12 @@ export class ConversationTree {
   }
 
   /** The messages from the root to `leafId`, root first. Empty for a null leaf. */
-  path(leafId: string | null): MessageRow[] {
-    const path: MessageRow[] = [];
+  path(leafId: string | null): StoredMessage[] {
+    const path: StoredMessage[] = [];
     let row = leafId === null ? undefined : this.rows.get(leafId);
     while (row) {
       path.push(row);
-      row = row.parent_id === null ? undefined : this.rows.get(row.parent_id);
+      row = row.parentId === null ? undefined : this.rows.get(row.parentId);
     }
     return path.reverse();
   }
@@ -117,7 +118,7 @@ export class ConversationTree {
     if (a.depth !== b.depth) return a.depth > b.depth;
     const rowA = this.rows.get(a.id)!;
     const rowB = this.rows.get(b.id)!;
-    if (rowA.created_at !== rowB.created_at) return rowA.created_at > rowB.created_at;
+    if (rowA.createdAt !== rowB.createdAt) return rowA.createdAt > rowB.createdAt;
     return (this.sequence.get(a.id) ?? 0) > (this.sequence.get(b.id) ?? 0);
   }
 }

@@ -1,5 +1,7 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { type CommitWaiter, GroupCommit } from './GroupCommit';
+import { MessageTable } from './MessageTable';
+import type { StoredMessage } from './StoredMessage';
 
 /** Options of {@link HostStore}. */
 export interface HostStoreOptions {
@@ -27,23 +29,6 @@ export interface ConversationRow {
   readonly created_at: number;
   readonly current_leaf_id: string | null;
   readonly model_id: string | null;
-}
-
-/** A row of `messages`. */
-export interface MessageRow {
-  readonly id: string;
-  readonly conversation_id: string;
-  readonly parent_id: string | null;
-  readonly role: 'user' | 'assistant' | 'tool' | 'system';
-  readonly text: string;
-  readonly status: 'complete' | 'streaming' | 'stopped' | 'error' | 'waiting';
-  readonly created_at: number;
-  readonly model: string | null;
-  readonly error: string | null;
-  readonly tool_name: string | null;
-  readonly tool_args: string | null;
-  readonly approval_id: string | null;
-  readonly sibling_order: number;
 }
 
 /** A row of `attachments`. `message_id` is null while the attachment waits for the next send. */
@@ -97,13 +82,6 @@ export interface PushSubscriptionRow {
   readonly created_at: number;
 }
 
-/** The fields of a message that change after it is created. */
-export type MessagePatch = Partial<
-  Pick<MessageRow, 'text' | 'status' | 'error' | 'tool_name' | 'tool_args' | 'approval_id'>
->;
-
-const PATCHABLE = ['text', 'status', 'error', 'tool_name', 'tool_args', 'approval_id'] as const;
-
 /**
  * Typed access to the host's SQLite file through prepared statements. Everything is
  * synchronous: callers run on the main executor, so there is no interleaving to guard against.
@@ -115,8 +93,9 @@ const PATCHABLE = ['text', 'status', 'error', 'tool_name', 'tool_args', 'approva
  */
 export class HostStore {
   readonly db: Database;
+  /** The messages, as the contract's messages; their rows stay inside it. */
+  readonly messageTable: MessageTable;
   private readonly s: ReturnType<typeof prepare>;
-  private readonly patchCache = new Map<string, Statement>();
   private readonly group: GroupCommit;
 
   constructor(db: Database, options: HostStoreOptions = {}) {
@@ -127,6 +106,7 @@ export class HostStore {
       options.onCommitError ??
         ((error) => process.emitWarning(`The host's SQLite commit failed: ${String(error)}`)),
     );
+    this.messageTable = new MessageTable(db, this.group);
   }
 
   /**
@@ -207,45 +187,9 @@ export class HostStore {
     this.s.deleteConversation.run(id);
   }
 
-  messages(conversationId: string): MessageRow[] {
-    return this.s.messages.all(conversationId) as MessageRow[];
-  }
-  message(id: string): MessageRow | undefined {
-    return this.s.message.get(id) as MessageRow | undefined;
-  }
-  insertMessage(row: MessageRow): void {
-    this.group.beforeWrite();
-    this.s.insertMessage.run(row);
-  }
-  /** The next free `sibling_order` under a parent (null = the conversation's roots). */
-  nextSiblingOrder(conversationId: string, parentId: string | null): number {
-    const row = this.s.maxSiblingOrder.get(conversationId, parentId) as { max: number | null };
-    return row.max === null ? 0 : row.max + 1;
-  }
-  /** Appends text in SQL, so a streamed word costs its own bytes, not the whole message. */
-  appendText(id: string, text: string): void {
-    this.group.beforeWrite();
-    this.s.appendText.run(text, id);
-  }
-  patchMessage(id: string, patch: MessagePatch): void {
-    const keys = PATCHABLE.filter((key) => key in patch);
-    if (keys.length === 0) return;
-    this.group.beforeWrite();
-    const sql = `UPDATE messages SET ${keys.map((k) => `${k} = @${k}`).join(', ')} WHERE id = @id`;
-    let statement = this.patchCache.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.patchCache.set(sql, statement);
-    }
-    statement.run({ ...patch, id });
-  }
-  /** Turns replies interrupted by a previous crash into stopped ones. Returns how many. */
-  stopInterruptedMessages(): number {
-    this.group.beforeWrite();
-    const streaming = this.s.stopStreaming.run().changes;
-    // A `waiting` message whose approval is gone can never resume.
-    const waiting = this.s.stopOrphanWaiting.run().changes;
-    return streaming + waiting;
+  /** A conversation's messages (a read for tools beside the host; the controller uses {@link messageTable}). */
+  messages(conversationId: string): StoredMessage[] {
+    return this.messageTable.ofConversation(conversationId);
   }
 
   attachmentsOfConversation(conversationId: string): AttachmentRow[] {
@@ -365,23 +309,6 @@ function prepare(db: Database) {
     setConversationLeaf: db.prepare('UPDATE conversations SET current_leaf_id = ? WHERE id = ?'),
     setConversationModel: db.prepare('UPDATE conversations SET model_id = ? WHERE id = ?'),
     deleteConversation: db.prepare('DELETE FROM conversations WHERE id = ?'),
-    messages: db.prepare('SELECT * FROM messages WHERE conversation_id = ? ORDER BY sibling_order, rowid'),
-    message: db.prepare('SELECT * FROM messages WHERE id = ?'),
-    insertMessage: db.prepare(
-      `INSERT INTO messages (id, conversation_id, parent_id, role, text, status, created_at, model, error,
-         tool_name, tool_args, approval_id, sibling_order)
-       VALUES (@id, @conversation_id, @parent_id, @role, @text, @status, @created_at, @model, @error,
-         @tool_name, @tool_args, @approval_id, @sibling_order)`,
-    ),
-    maxSiblingOrder: db.prepare(
-      'SELECT MAX(sibling_order) AS max FROM messages WHERE conversation_id = ? AND parent_id IS ?',
-    ),
-    appendText: db.prepare('UPDATE messages SET text = text || ? WHERE id = ?'),
-    stopStreaming: db.prepare(`UPDATE messages SET status = 'stopped' WHERE status = 'streaming'`),
-    stopOrphanWaiting: db.prepare(
-      `UPDATE messages SET status = 'stopped' WHERE status = 'waiting' AND NOT EXISTS
-         (SELECT 1 FROM approvals a WHERE a.message_id = messages.id AND a.status = 'pending')`,
-    ),
     attachmentsOfConversation: db.prepare(
       'SELECT * FROM attachments WHERE conversation_id = ? ORDER BY created_at, rowid',
     ),

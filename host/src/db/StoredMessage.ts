@@ -1,0 +1,36 @@
+import type { HostMessage, MessageStatus, ToolCall } from '@webbridge/contract';
+
+/**
+ * A message as the host keeps it: the contract's message (its roles, statuses and optional
+ * fields) without what the conversation tree derives (its attachments and its place among its
+ * siblings), plus the conversation it belongs to. The SQL row behind it stays in
+ * `MessageTable`.
+ */
+export type StoredMessage = Omit<HostMessage, 'attachments' | 'sibling'> & {
+  readonly conversationId: string;
+};
+
+/** A message about to be stored: the host gives it its id, its time and its sibling order. */
+export type NewMessage = Omit<StoredMessage, 'id' | 'createdAt'>;
+
+/**
+ * The fields of a stored message that change after it is created. `null` removes an optional
+ * field (an error cleared when a reply is continued).
+ */
+export interface MessageChange {
+  readonly text?: string;
+  readonly status?: MessageStatus;
+  readonly error?: string | null;
+  readonly tool?: ToolCall;
+}
+
+/** Applies a change to a message, as `MessageTable.change` does to its row. */
+export function applyChange(message: StoredMessage, change: MessageChange): StoredMessage {
+  const next: { -readonly [K in keyof StoredMessage]: StoredMessage[K] } = { ...message };
+  if (change.text !== undefined) next.text = change.text;
+  if (change.status !== undefined) next.status = change.status;
+  if (change.error === null) delete next.error;
+  else if (change.error !== undefined) next.error = change.error;
+  if (change.tool !== undefined) next.tool = change.tool;
+  return next;
+}
