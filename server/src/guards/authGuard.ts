@@ -1,6 +1,5 @@
-import { type AccessLevel, bearerHeaderSchema, fastParser } from '@webbridge/contract';
+import { type AccessLevel, bearerHeaderSchema, fastParser, ProtocolError } from '@webbridge/contract';
 import type { Devices } from '../devices/Devices';
-import { BridgeError } from '../errors/BridgeError';
 import type { AccessCodes } from './AccessCodes';
 import type { AuthThrottle } from './AuthThrottle';
 import { requestHeader } from './contractHeaders';
@@ -35,7 +34,7 @@ export function authenticate(
   const client = throttleKey(clientAddress(head));
   const wait = throttle.retryAfter(client);
   if (wait > 0) {
-    throw new BridgeError('rate_limited', 'Too many wrong access codes; wait before trying again.', {
+    throw new ProtocolError('rate_limited', 'Too many wrong access codes; wait before trying again.', {
       retryAfter: wait,
     });
   }
@@ -52,9 +51,9 @@ export function authenticate(
   return { accessCode: presented, access: device.role, device: { id: device.id, name: device.name } };
 }
 
-function failure(throttle: AuthThrottle, client: string, missing: boolean): BridgeError {
+function failure(throttle: AuthThrottle, client: string, missing: boolean): ProtocolError {
   if (!missing) throttle.failure(client);
-  return new BridgeError(
+  return new ProtocolError(
     'unauthorized',
     missing ? 'Send the access code as a Bearer token.' : 'The access code is not valid.',
   );

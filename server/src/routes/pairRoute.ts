@@ -1,9 +1,8 @@
-import { type AccessLevel, contract, pairRequestSchema } from '@webbridge/contract';
+import { type AccessLevel, contract, ProtocolError, pairRequestSchema } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { Devices } from '../devices/Devices';
 import type { PairingTokens } from '../devices/PairingTokens';
 import type { BridgeEnv } from '../env';
-import { BridgeError } from '../errors/BridgeError';
 import type { AccessCodes } from '../guards/AccessCodes';
 import type { AuthThrottle } from '../guards/AuthThrottle';
 import { headerCheck } from '../guards/contractHeaders';
@@ -38,7 +37,7 @@ export function pairRoute(deps: PairDeps) {
     const client = throttleKey(clientAddress(head));
     const wait = deps.throttle.retryAfter(client);
     if (wait > 0) {
-      throw new BridgeError(
+      throw new ProtocolError(
         'rate_limited',
         'Too many wrong codes or pairing links; wait before trying again.',
         {
@@ -51,7 +50,7 @@ export function pairRoute(deps: PairDeps) {
     const parsed = pairRequestSchema.safeParse(await readJsonBody(head, MAX_PAIR_BODY, read));
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
-      throw new BridgeError('invalid_request', 'Send { token, name } or { code, name }.', { issues });
+      throw new ProtocolError('invalid_request', 'Send { token, name } or { code, name }.', { issues });
     }
     let role: AccessLevel;
     try {
@@ -70,6 +69,6 @@ export function pairRoute(deps: PairDeps) {
 
 function codeLevel(codes: AccessCodes, code: string): AccessLevel {
   const level = codes.levelOf(code);
-  if (level === undefined) throw new BridgeError('unauthorized', 'The access code is not valid.');
+  if (level === undefined) throw new ProtocolError('unauthorized', 'The access code is not valid.');
   return level;
 }
