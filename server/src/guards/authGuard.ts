@@ -41,13 +41,15 @@ export function authenticate(
   const presented = bearerToken(requestHeader(head, 'authorization'));
   if (presented === undefined) throw failure(throttle, client, true);
   const access = codes.levelOf(presented);
+  // Only a controlling credential clears the count of failures: a view code (or view device),
+  // which its holder knows, must not reset the guesses at the access code between tries.
   if (access !== undefined) {
-    throttle.success(client);
+    if (access === 'control') throttle.success(client);
     return { accessCode: presented, access };
   }
   const device = devices?.verify(presented);
   if (device === undefined) throw failure(throttle, client, false);
-  throttle.success(client);
+  if (device.role === 'control') throttle.success(client);
   return { accessCode: presented, access: device.role, device: { id: device.id, name: device.name } };
 }
 
