@@ -124,6 +124,25 @@ describe('createBridgeClient: actions', () => {
     expect(ids[1]).toBe(ids[0]);
   });
 
+  it('never retries past the window counted from the first send, however long that send hung', async () => {
+    // The first POST hangs past the whole window before it fails: the host may by then have
+    // forgotten its actionId (remembered from receipt), so a retry could apply it twice.
+    const { fetch, requests } = scriptedFetch([
+      () => new Promise((_resolve, reject) => setTimeout(() => reject(new TypeError('fetch failed')), 60)),
+    ]);
+    const client = createBridgeClient({
+      baseUrl: 'http://bridge.test',
+      accessCode: 'k',
+      fetch,
+      retryDelayMs: 1,
+      pendingForMs: 50,
+    });
+    await expect(client.action({ action: 'selectProject', projectId: 'p2' })).rejects.toMatchObject({
+      code: 'network',
+    });
+    expect(requests).toHaveLength(1);
+  });
+
   it('a refusal is not retried and a pending action can be abandoned through its signal', async () => {
     const { client, store, requests } = setup([
       () => Promise.reject(new TypeError('fetch failed')),

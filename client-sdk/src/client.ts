@@ -271,6 +271,11 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
   const action = async <A extends Action>(input: A, request: RequestOptions = {}) => {
     const actionId = input.actionId ?? nextActionId();
     const body: A = input.actionId === undefined ? { ...input, actionId } : input;
+    // The window for retries starts at the first send, not at its failure: the host remembers
+    // an actionId for ACTION_ID_TTL_MS from when it first received it (never before the first
+    // send), and a first POST can hang for minutes before it fails. Measured from its failure,
+    // a late retry could reach a host that had forgotten the id and apply it twice.
+    const firstSent = Date.now();
     let since: number | undefined;
     try {
       for (let attempt = 0; ; attempt++) {
@@ -278,8 +283,8 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
           return await postOnce(body, request);
         } catch (error) {
           if (!(error instanceof BridgeClientError) || error.code !== 'network') throw error;
-          since ??= Date.now();
-          if (attempt >= retries || Date.now() - since >= pendingForMs) throw error;
+          since ??= firstSent;
+          if (attempt >= retries || Date.now() - firstSent >= pendingForMs) throw error;
           store.putPending({ actionId, action: body, since, attempts: attempt + 1 });
           await waitToRetry(store, Math.min(30_000, retryDelayMs * 2 ** attempt), request.signal);
         }

@@ -6,7 +6,7 @@ export type Accepts = (value: unknown) => boolean;
 /**
  * A fast test that a value passes a zod schema, derived from the schema itself: a tree of small
  * closures, one per schema node, instead of zod 3's walk that builds a context, a path and a
- * result object per node (about 1–1.5 µs and a tenth of the allocations of an action request,
+ * result object per node (a large share of an action request's time and allocations,
  * docs/PERFORMANCE.md). Used as zod 4's `z.compile` uses its compiled code: when it says yes,
  * the value is taken as it is; when it says no, zod parses it to give its own issues.
  *

@@ -1,24 +1,23 @@
-import { contract } from '@webbridge/contract';
+import { contract, ProtocolError } from '@webbridge/contract';
 import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { ActionDispatcher } from './actions/ActionDispatcher';
-import type { HostAdapter } from './adapter';
 import { CA_CONTENT_TYPE } from './adapters/answerPlainHttp';
 import type { Devices } from './devices/Devices';
 import type { PairingTokens } from './devices/PairingTokens';
 import type { BridgeEnv } from './env';
-import { BridgeError } from './errors/BridgeError';
 import { renderProblem } from './errors/renderProblem';
 import type { EventHub } from './events/EventHub';
 import type { AccessCodes } from './guards/AccessCodes';
 import type { AuthThrottle } from './guards/AuthThrottle';
 import { frontDoor } from './guards/frontDoor';
 import { headOf } from './guards/RequestHead';
+import type { HostAdapter } from './HostAdapter';
 import { describeError } from './logging/describeError';
 import { requestLogger } from './logging/requestLogger';
 import type { MediaRegistry } from './media/MediaRegistry';
 import { mediaRoute } from './media/mediaRoute';
-import type { WireMapper } from './media/toWire';
+import type { WireMapper } from './media/WireMapper';
 import { actionRoute } from './routes/actionRoute';
 import { refusalHeaders } from './routes/apiHeaders';
 import { devicesRoute, forgetDeviceRoute } from './routes/devicesRoute';
@@ -79,7 +78,7 @@ function problemOf(c: Context<BridgeEnv>, error: unknown, extra: Record<string, 
 /** The local authority's certificate: public, so a device can fetch it before trusting it. */
 function caCertificate(pem: string | undefined, head: boolean): Response {
   if (pem === undefined)
-    return renderProblem(new BridgeError('not_found', 'This host serves no certificate authority.'));
+    return renderProblem(new ProtocolError('not_found', 'This host serves no certificate authority.'));
   return new Response(head ? null : pem, {
     status: 200,
     headers: {
@@ -113,16 +112,17 @@ export function createApp(deps: AppDeps): Hono<BridgeEnv> {
   app.post(contract.forgetDevice.path, forgetDeviceRoute(deps.forgetDevice));
   app.all('/api/*', (c) => {
     const allow = ALLOWED_METHODS[c.req.path];
-    if (allow === undefined) throw new BridgeError('not_found', 'There is no such route.');
-    return problemOf(c, new BridgeError('method_not_allowed', 'This route does not take that method.'), {
+    if (allow === undefined) throw new ProtocolError('not_found', 'There is no such route.');
+    return problemOf(c, new ProtocolError('method_not_allowed', 'This route does not take that method.'), {
       Allow: allow,
     });
   });
   if (deps.staticDir) staticRoutes(app, deps.staticDir);
 
-  app.notFound((c) => problemOf(c, new BridgeError('not_found', 'There is no such page.')));
+  app.notFound((c) => problemOf(c, new ProtocolError('not_found', 'There is no such page.')));
   app.onError((error, c) => {
-    if (!(error instanceof BridgeError)) deps.logger.error({ err: describeError(error) }, 'unhandled error');
+    if (!(error instanceof ProtocolError))
+      deps.logger.error({ err: describeError(error) }, 'unhandled error');
     return problemOf(c, error);
   });
   return app;

@@ -1,6 +1,6 @@
-import type { HostAdapter } from './adapter';
 import type { BridgeMemory } from './BridgeMemory';
 import type { DeviceStore } from './devices/DeviceStore';
+import type { HostAdapter } from './HostAdapter';
 
 /** Options of {@link createBridge}. */
 export interface BridgeOptions {

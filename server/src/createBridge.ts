@@ -26,7 +26,7 @@ import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
 import { createLogger } from './logging/createLogger';
 import { describeError } from './logging/describeError';
 import { MediaRegistry } from './media/MediaRegistry';
-import { WireMapper } from './media/toWire';
+import { WireMapper } from './media/WireMapper';
 import { type SecuredListener, secureListener } from './tls/secureListener';
 import { removeStaleParts } from './upload/removeStaleParts';
 

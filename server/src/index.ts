@@ -1,13 +1,5 @@
 export type { ProblemExtras, ProjectionDelta } from '@webbridge/contract';
-export { ProtocolError as BridgeError, problemBody } from '@webbridge/contract';
-export type {
-  ActionOrigin,
-  CompletedUpload,
-  HostActionHandlers,
-  HostActionName,
-  HostAdapter,
-  MediaFile,
-} from './adapter';
+export { ProtocolError, problemBody } from '@webbridge/contract';
 export { BridgeMemory } from './BridgeMemory';
 export type {
   AuthorityInfo,
@@ -36,7 +28,15 @@ export type { Latest, NextSend, SentState } from './events/nextSend';
 export { deltaEventOf, nextSend, snapshotEventOf } from './events/nextSend';
 export type { ConnectionInfo } from './events/Subscription';
 export type { AuthThrottleOptions } from './guards/AuthThrottle';
+export type {
+  ActionOrigin,
+  CompletedUpload,
+  HostActionHandlers,
+  HostActionName,
+  HostAdapter,
+  MediaFile,
+} from './HostAdapter';
 export { MediaRegistry } from './media/MediaRegistry';
-export { WireMapper } from './media/toWire';
+export { WireMapper } from './media/WireMapper';
 export { TlsSetupError } from './tls/loadUserCertificate';
 export { writeSecretFile } from './tls/writeSecretFile';

@@ -25,7 +25,8 @@ import {
 const SERVING_NAMES = [
   'localhost',
   'box.local',
-  'mybox',
+  'nas.home.arpa',
+  'printer.internal',
   '127.0.0.1',
   '10.1.2.3',
   '172.20.0.9',
@@ -43,7 +44,7 @@ let caFile: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wb-constraints-'));
-  authority = await LocalAuthority.open(dir, ['mybox']);
+  authority = await LocalAuthority.open(dir);
   caFile = join(dir, 'ca.crt');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -112,7 +113,11 @@ describe('the local authority is name-constrained', () => {
   it('carries a critical Name Constraints extension', () => {
     const text = execFileSync('openssl', ['x509', '-in', caFile, '-noout', '-text'], { encoding: 'utf8' });
     expect(text).toMatch(/X509v3 Name Constraints: critical/);
-    expect(text).toMatch(/Permitted:[\s\S]*DNS:localhost[\s\S]*DNS:local\b[\s\S]*DNS:mybox/);
+    expect(text).toMatch(
+      /Permitted:[\s\S]*DNS:localhost[\s\S]*DNS:local\b[\s\S]*DNS:home\.arpa[\s\S]*DNS:internal\b/,
+    );
+    // Never a bare machine name: one called `dev` would permit every name under `.dev`.
+    expect(text.match(/DNS:/g)).toHaveLength(4);
     expect(text).toContain('IP:192.168.0.0/255.255.0.0');
     expect(text).toContain('IP:FC00:0:0:0:0:0:0:0/FE00:0:0:0:0:0:0:0');
   });
@@ -137,6 +142,15 @@ describe('the local authority is name-constrained', () => {
     expect(await handshake(forged.cert, forged.key, 'localhost')).not.toBe('authorized');
   });
 
+  it('a certificate for a bare machine name, or a name under a public top-level domain, fails', async () => {
+    for (const name of ['mybox', 'app.dev', 'dev']) {
+      const forged = await forgeLeaf([name]);
+      const result = opensslVerify(forged.cert, ['-verify_hostname', name]);
+      expect({ name, ok: result.ok }).toEqual({ name, ok: false });
+      expect(result.output).toMatch(/permitted subtree violation/);
+    }
+  });
+
   it('its own issue refuses a name outside the constraints', async () => {
     await expect(authority.issue(['localhost', '8.8.8.8'], 1)).rejects.toThrow(/8\.8\.8\.8/);
     expect(authority.permits('2001:4860::8888')).toBe(false);
@@ -155,7 +169,7 @@ describe('the local authority is name-constrained', () => {
       expect({ name, ...result }).toMatchObject({ name, ok: true });
     }
     // Node's client checks the name only for DNS servernames; the chain check covers every SAN.
-    for (const name of ['localhost', 'box.local', 'mybox']) {
+    for (const name of ['localhost', 'box.local', 'nas.home.arpa']) {
       expect({ name, result: await handshake(serving.certificatePem, serving.keyPem, name) }).toEqual({
         name,
         result: 'authorized',

@@ -207,4 +207,17 @@ describe('the view code on every protected route', () => {
     expect(open.status).toBe(200);
     expect(open.headers.get(ACCESS_HEADER)).toBe('view');
   });
+
+  it('a view code that works does not clear the count of wrong guesses at the access code', async () => {
+    h = await startTestHost({ viewCode: VIEW_CODE, freeAuthFailures: 2, authLockoutMs: 1500 });
+    for (let i = 0; i < 2; i++) {
+      expect((await fetch(`${h.url}/api/state`, { headers: bearer(`guess-${i}-xxxxxxxx`) })).status).toBe(
+        401,
+      );
+    }
+    // The watcher's own code between guesses: before, it reset the count, so guesses never locked.
+    expect((await fetch(`${h.url}/api/state`, { headers: bearer(VIEW_CODE) })).status).toBe(200);
+    expect((await fetch(`${h.url}/api/state`, { headers: bearer('guess-2-xxxxxxxx') })).status).toBe(401);
+    expect((await fetch(`${h.url}/api/state`, { headers: bearer(VIEW_CODE) })).status).toBe(429);
+  });
 });

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { type HostAttachment, ProtocolError } from '@webbridge/contract';
 import type { AttachmentRow, HostStore } from '../db/HostStore';
 import { newId } from '../ids';
+import { toHostAttachment } from './ConversationTree';
 import { notApplicable, notFound } from './errors';
-import { toHostAttachment } from './tree';
 
 /** Most files one conversation can hold waiting for a send. */
 export const MAX_PENDING_FILES = 32;

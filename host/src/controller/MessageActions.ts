@@ -4,13 +4,13 @@ import type { NewMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
 import type { Attachments } from './Attachments';
 import type { ControllerSteps } from './ControllerSteps';
+import { toHostAttachment } from './ConversationTree';
 import { notApplicable, notFound } from './errors';
 import type { MessageRepository } from './MessageRepository';
 import type { ReplyRunner } from './ReplyRunner';
 import type { Selection } from './Selection';
 import type { ToolCalls } from './ToolCalls';
 import { titleFrom } from './titleFrom';
-import { toHostAttachment } from './tree';
 
 /** What {@link MessageActions} works with. */
 export interface MessageActionsDeps {

@@ -3,9 +3,9 @@ import type { AttachmentRow } from '../db/HostStore';
 import type { MessageTable } from '../db/MessageTable';
 import type { MessageChange, NewMessage, StoredMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
+import { ConversationTree } from './ConversationTree';
 import { notFound } from './errors';
 import { toHostMessage } from './toHostMessage';
-import { ConversationTree } from './tree';
 
 /** What callers may ask of the cached tree; only the repository changes it. */
 export type TreeView = Pick<

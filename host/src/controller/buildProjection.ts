@@ -2,12 +2,12 @@ import type { ApprovalDecision, Projection, RunStatus, SessionIdentity, Settings
 import type { HostStore } from '../db/HostStore';
 import type { ModelInfo } from '../models/ModelProvider';
 import { decisionOf } from './approvalDecision';
+import { toHostAttachment } from './ConversationTree';
 import type { MessageRepository } from './MessageRepository';
 import { toApproval, toProject, toSummary, toToolView, toWorkspace } from './projection';
 import type { Selection } from './Selection';
 import type { Tool } from './tools/Tool';
 import type { ToolServerView } from './tools/ToolSource';
-import { toHostAttachment } from './tree';
 
 /** Everything a projection is built from. */
 export interface ProjectionSources {

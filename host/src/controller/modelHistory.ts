@@ -2,8 +2,8 @@ import type { Settings } from '@webbridge/contract';
 import type { StoredMessage } from '../db/StoredMessage';
 import type { ModelMessage, ModelTool } from '../models/ModelProvider';
 import type { AttachmentFile } from './Attachments';
+import type { ConversationTree } from './ConversationTree';
 import { isToolEnabled, type Tool } from './tools/Tool';
-import type { ConversationTree } from './tree';
 
 /**
  * The history a model answers, root first. Each attachment carries its file's path when the

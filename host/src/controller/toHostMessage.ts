@@ -1,6 +1,6 @@
 import type { ApprovalDecision, HostMessage } from '@webbridge/contract';
 import type { StoredMessage } from '../db/StoredMessage';
-import type { ConversationTree } from './tree';
+import type { ConversationTree } from './ConversationTree';
 
 /**
  * Builds the projection's view of a stored message from it and its place in the tree.

@@ -2,7 +2,7 @@
  * Writes of which only the last value counts (the current model, the current conversation):
  * held in memory, keyed by what they overwrite, and run together later. A turn that switches
  * the model thirty times (thirty sockets read in one poll phase) then writes it once instead of
- * sixty times: each statement costs about 2 µs, more than the rest of the action
+ * sixty times: each statement costs more than the rest of the action
  * (docs/PERFORMANCE.md, "Request rate"). {@link GroupCommit} decides when they run: before any
  * other statement of the store, and before the turn's COMMIT.
  */

@@ -3,6 +3,7 @@ import type { Approval, Projection, PushPayload } from '@webbridge/contract';
 import type { ChatController } from '../controller/ChatController';
 import type { PushSubscriptionRow } from '../db/HostStore';
 import type { ApprovalTokens } from './ApprovalTokens';
+import { lockScreenSummary } from './lockScreenSummary';
 import type { Presence } from './Presence';
 import type { PushJob, PushQueue } from './PushQueue';
 import { shortText } from './shortText';
@@ -99,7 +100,7 @@ export class PushNotifier {
         approvalId: approval.id,
         conversationId: approval.conversationId,
         tool: approval.tool,
-        summary: shortText(approval.summary),
+        summary: lockScreenSummary(approval),
         token,
       };
       told.add(subscription.device_id);
@@ -155,13 +156,17 @@ export class PushNotifier {
     ttl: number,
     stillWanted: () => boolean,
   ): void {
+    const subscriptions = this.controller.pushSubscriptions;
     const job: PushJob = {
       subscription,
       payload: JSON.stringify(payload),
       ttl,
       urgency: payload.kind === 'reply' ? 'normal' : 'high',
       topic: topicOf(payload.tag),
-      stillWanted,
+      // A device forgotten (or unsubscribed, or subscribed anew elsewhere) while its push waits
+      // for a retry gets nothing more.
+      stillWanted: () =>
+        subscriptions.of(subscription.device_id)?.endpoint === subscription.endpoint && stillWanted(),
     };
     this.queue.enqueue(job);
   }

@@ -8,10 +8,10 @@ import {
   isSensitiveAction,
   madeAgainst,
   type Projection,
+  ProtocolError,
   sameIdentity,
 } from '@webbridge/contract';
-import type { ActionOrigin, HostActionHandlers, HostActionName, HostAdapter } from '../adapter';
-import { BridgeError } from '../errors/BridgeError';
+import type { ActionOrigin, HostActionHandlers, HostActionName, HostAdapter } from '../HostAdapter';
 import type { MediaRegistry } from '../media/MediaRegistry';
 import type { Outcome } from './Outcome';
 import type { RecentActions } from './recentActions';
@@ -26,7 +26,7 @@ const NO_ORIGIN: ActionOrigin = Object.freeze({});
  * same host (BridgeMemory.ts).
  */
 export class ActionDispatcher {
-  private lastMismatch: BridgeError | undefined;
+  private lastMismatch: ProtocolError | undefined;
 
   constructor(
     private readonly host: HostAdapter,
@@ -40,8 +40,8 @@ export class ActionDispatcher {
   /**
    * Applies `action` (or answers a repeated id) for `client` (who sent it; see RecentAction),
    * on behalf of `origin` (the device that sent it, handed to the host's handler).
-   * A refusal is the outcome's error, not a rejection: a throw per request measured ≈ 11 µs of
-   * server CPU under load (docs/DECISIONS.md), and a rejection throws again in every async frame
+   * A refusal is the outcome's error, not a rejection: a throw per request is a large share of
+   * a refusal's server CPU (figures in docs/DECISIONS.md), and a rejection throws again in every async frame
    * it passes, so the expected refusals (a 409 above all) travel as values to the answer.
    */
   dispatch(action: Action, client = 'local', origin: ActionOrigin = NO_ORIGIN): Promise<Outcome> {
@@ -60,7 +60,7 @@ export class ActionDispatcher {
       if (seen.action === action.action) return seen.outcome.then((outcome) => this.namingCurrent(outcome));
       return Promise.resolve({
         ok: false,
-        error: new BridgeError('invalid_request', 'This actionId was already used for another action.'),
+        error: new ProtocolError('invalid_request', 'This actionId was already used for another action.'),
       });
     }
     // Kept for repeats, so it must settle as an outcome even if the executor itself fails.
@@ -76,11 +76,11 @@ export class ActionDispatcher {
    */
   private namingCurrent(outcome: Outcome): Promise<Outcome> | Outcome {
     const error = outcome.ok ? undefined : outcome.error;
-    if (!(error instanceof BridgeError) || error.code !== 'session_mismatch') return outcome;
+    if (!(error instanceof ProtocolError) || error.code !== 'session_mismatch') return outcome;
     return this.host.runOnMain(
       (): Outcome => ({
         ok: false,
-        error: new BridgeError('session_mismatch', error.message, {
+        error: new ProtocolError('session_mismatch', error.message, {
           ...error.extras,
           current: identityOf(this.host.readState()),
         }),
@@ -93,10 +93,10 @@ export class ActionDispatcher {
    * a client that keeps sending against an old identity gets the same (immutable) error, whose
    * problem body is then serialised once (errors/renderProblem.ts).
    */
-  private mismatch(state: Projection): BridgeError {
+  private mismatch(state: Projection): ProtocolError {
     const last = this.lastMismatch;
     if (last !== undefined && sameIdentity(last.extras.current, state)) return last;
-    const error = new BridgeError(
+    const error = new ProtocolError(
       'session_mismatch',
       'The session changed since this action was made; nothing was done.',
       { current: identityOf(state) },
@@ -137,7 +137,7 @@ export class ActionDispatcher {
     switch (action.action) {
       case 'refreshMedia': {
         if (!this.host.resolveMedia(action.attachmentId)) {
-          throw new BridgeError('not_found', 'There is no such attachment.');
+          throw new ProtocolError('not_found', 'There is no such attachment.');
         }
         const media = this.media.issue(action.attachmentId);
         return {
@@ -148,7 +148,10 @@ export class ActionDispatcher {
       case 'workspace': {
         const uri = this.host.authoriseWorkspace(action.uri);
         if (uri === undefined) {
-          throw new BridgeError('workspace_forbidden', 'That folder is not inside an authorised workspace.');
+          throw new ProtocolError(
+            'workspace_forbidden',
+            'That folder is not inside an authorised workspace.',
+          );
         }
         return { ok: true, value: respond(this.host.actions, { ...action, uri }, origin) };
       }

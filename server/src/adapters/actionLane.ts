@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type AccessLevel, contract } from '@webbridge/contract';
+import { type AccessLevel, contract, ProtocolError } from '@webbridge/contract';
 import type { Logger } from 'pino';
 import type { ActionDispatcher } from '../actions/ActionDispatcher';
 import type { Outcome } from '../actions/Outcome';
-import { BridgeError } from '../errors/BridgeError';
 import { problemReply } from '../errors/renderProblem';
 import type { Admitted } from '../guards/authGuard';
 import { admit, type FrontDoorDeps, refuseViewOnly } from '../guards/frontDoor';
@@ -45,7 +44,8 @@ export function actionLane(deps: ActionLaneDeps): NodeLane {
     error: unknown,
     access?: AccessLevel,
   ): number => {
-    if (!(error instanceof BridgeError)) deps.logger.error({ err: describeError(error) }, 'unhandled error');
+    if (!(error instanceof ProtocolError))
+      deps.logger.error({ err: describeError(error) }, 'unhandled error');
     return write(res, problemReply(error, refusalHeaders(req, access)));
   };
 

@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION, problemBody } from '@webbridge/contract';
-import { BridgeError } from '../errors/BridgeError';
+import {
+  PROBLEM_CONTENT_TYPE,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  ProtocolError,
+  problemBody,
+} from '@webbridge/contract';
 import { hostnameOf } from '../guards/hostGuard';
 
 /** What the plain-HTTP answerer of a TLS port needs to know. */
@@ -46,7 +51,7 @@ export function answerPlainHttp(context: PlainHttpContext) {
     const secure = known ? `https://${host}${req.url?.startsWith('/') ? req.url : '/'}` : undefined;
     if (path.startsWith('/api/') || !read) {
       const problem = problemBody(
-        new BridgeError(
+        new ProtocolError(
           'https_required',
           secure ? `This port speaks HTTPS: use ${secure}` : 'This port speaks HTTPS.',
         ),

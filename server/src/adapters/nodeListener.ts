@@ -4,10 +4,15 @@ import { hostname as hostname_, networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { createAdaptorServer } from '@hono/node-server';
-import { PROBLEM_CONTENT_TYPE, PROTOCOL_HEADER, PROTOCOL_VERSION, problemBody } from '@webbridge/contract';
+import {
+  PROBLEM_CONTENT_TYPE,
+  PROTOCOL_HEADER,
+  PROTOCOL_VERSION,
+  ProtocolError,
+  problemBody,
+} from '@webbridge/contract';
 import type { Hono } from 'hono';
 import type { BridgeEnv } from '../env';
-import { BridgeError } from '../errors/BridgeError';
 import { HARDENING_LINES, HardenedResponse } from '../guards/hardenResponse';
 import { lingeringClose } from '../guards/lingeringClose';
 import { frameNodeServer } from '../guards/nodeFraming';
@@ -56,21 +61,21 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
 }
 
 /** The protocol error for one of llhttp's or Node's refusal codes. */
-export function parserRefusal(code: string | undefined): BridgeError {
+export function parserRefusal(code: string | undefined): ProtocolError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new BridgeError('header_too_large', 'The request headers are too large.');
+      return new ProtocolError('header_too_large', 'The request headers are too large.');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new BridgeError('request_timeout', 'The request did not arrive in time.');
+      return new ProtocolError('request_timeout', 'The request did not arrive in time.');
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return new BridgeError('duplicate_header', 'The content-length header appears more than once.');
+      return new ProtocolError('duplicate_header', 'The content-length header appears more than once.');
     case 'HPE_INVALID_TRANSFER_ENCODING':
-      return new BridgeError(
+      return new ProtocolError(
         'chunked_not_allowed',
         'Send a Content-Length; Transfer-Encoding is not accepted.',
       );
     default:
-      return new BridgeError('invalid_request', 'The request could not be parsed.');
+      return new ProtocolError('invalid_request', 'The request could not be parsed.');
   }
 }
 

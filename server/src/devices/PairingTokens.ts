@@ -1,6 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
-import { type AccessLevel, PAIRING_TOKEN_TTL_MS } from '@webbridge/contract';
-import { BridgeError } from '../errors/BridgeError';
+import { type AccessLevel, PAIRING_TOKEN_TTL_MS, ProtocolError } from '@webbridge/contract';
 
 /** Tokens remembered at most (outstanding, spent or expired); the oldest is forgotten first. */
 const MAX_TOKENS = 1_000;
@@ -41,16 +40,19 @@ export class PairingTokens {
   redeem(token: string): AccessLevel {
     const entry = this.tokens.get(hash('sha256', token, 'hex'));
     if (entry === undefined) {
-      throw new BridgeError('unauthorized', 'This pairing link is not valid. Type the access code instead.');
+      throw new ProtocolError(
+        'unauthorized',
+        'This pairing link is not valid. Type the access code instead.',
+      );
     }
     if (entry.spent) {
-      throw new BridgeError(
+      throw new ProtocolError(
         'pairing_token_spent',
         'This pairing link was already used. Type the access code, or show a new link on the host.',
       );
     }
     if (entry.expiresAt <= this.now()) {
-      throw new BridgeError(
+      throw new ProtocolError(
         'pairing_token_expired',
         'This pairing link has expired. Type the access code, or show a new link on the host.',
       );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { HostAttachment } from '@webbridge/contract';
-import type { CompletedUpload, MediaFile } from '../adapter';
+import type { CompletedUpload, MediaFile } from '../HostAdapter';
 
 /**
  * The uploaded files of an app that keeps its attachments in memory, by attachment id: what

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type HostAttachment, type HostMessage, ProtocolError } from '@webbridge/contract';
-import type { HostActionHandlers } from '../adapter';
+import type { HostActionHandlers } from '../HostAdapter';
 import type { MemoryConversations } from './MemoryConversations';
 
 type Reply = { readonly conversationId: string; readonly messageId: string };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ConversationSummary, HostAttachment, HostMessage, Model } from '@webbridge/contract';
 import { ProtocolError } from '@webbridge/contract';
-import type { CompletedUpload, HostActionHandlers } from '../adapter';
+import type { CompletedUpload, HostActionHandlers } from '../HostAdapter';
 import { AttachmentFiles } from './AttachmentFiles';
 import { createProjectionStore, type ProjectionStore } from './createProjectionStore';
 import { emptyProjection } from './emptyProjection';

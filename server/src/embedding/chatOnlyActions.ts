@@ -1,5 +1,5 @@
 import { ProtocolError, type Settings } from '@webbridge/contract';
-import type { HostActionHandlers } from '../adapter';
+import type { HostActionHandlers } from '../HostAdapter';
 import type { ProjectionStore } from './createProjectionStore';
 
 /** The actions {@link chatOnlyActions} answers. */

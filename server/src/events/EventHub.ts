@@ -1,6 +1,6 @@
 import type { Projection } from '@webbridge/contract';
-import type { HostAdapter } from '../adapter';
 import type { BridgeMemory } from '../BridgeMemory';
+import type { HostAdapter } from '../HostAdapter';
 import { FrameCache } from './FrameCache';
 import { RESUME_RING_LIMITS, ResumeRing, type ResumeRingLimits } from './ResumeRing';
 import type { ConnectionInfo, Subscription, SubscriptionSource } from './Subscription';

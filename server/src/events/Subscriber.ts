@@ -1,5 +1,5 @@
 import { type EventFrames, type HeartbeatEvent, heartbeatFrame, streamEventFrame } from '@webbridge/contract';
-import type { WireMapper } from '../media/toWire';
+import type { WireMapper } from '../media/WireMapper';
 import { deltaEventOf, nextSend, type SentState, snapshotEventOf } from './nextSend';
 import type { StreamSink } from './StreamSink';
 import type { ConnectionInfo, Subscription, SubscriptionSource } from './Subscription';

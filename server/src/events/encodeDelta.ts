@@ -5,7 +5,7 @@ import {
   type Projection,
   type ProjectionDelta,
 } from '@webbridge/contract';
-import type { WireMapper } from '../media/toWire';
+import type { WireMapper } from '../media/WireMapper';
 
 /**
  * Chooses the wire form of a delta by the contract's append rule ({@link loneAppend}): one text

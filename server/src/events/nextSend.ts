@@ -1,5 +1,5 @@
 import type { AppendEvent, DeltaEvent, Projection, SnapshotEvent } from '@webbridge/contract';
-import type { WireMapper } from '../media/toWire';
+import type { WireMapper } from '../media/WireMapper';
 import { diffProjection, isEmptyDelta } from './diffProjection';
 import { encodeDelta } from './encodeDelta';
 

@@ -1,6 +1,5 @@
-import { type AccessLevel, bearerHeaderSchema, fastParser } from '@webbridge/contract';
+import { type AccessLevel, bearerHeaderSchema, fastParser, ProtocolError } from '@webbridge/contract';
 import type { Devices } from '../devices/Devices';
-import { BridgeError } from '../errors/BridgeError';
 import type { AccessCodes } from './AccessCodes';
 import type { AuthThrottle } from './AuthThrottle';
 import { requestHeader } from './contractHeaders';
@@ -35,26 +34,28 @@ export function authenticate(
   const client = throttleKey(clientAddress(head));
   const wait = throttle.retryAfter(client);
   if (wait > 0) {
-    throw new BridgeError('rate_limited', 'Too many wrong access codes; wait before trying again.', {
+    throw new ProtocolError('rate_limited', 'Too many wrong access codes; wait before trying again.', {
       retryAfter: wait,
     });
   }
   const presented = bearerToken(requestHeader(head, 'authorization'));
   if (presented === undefined) throw failure(throttle, client, true);
   const access = codes.levelOf(presented);
+  // Only a controlling credential clears the count of failures: a view code (or view device),
+  // which its holder knows, must not reset the guesses at the access code between tries.
   if (access !== undefined) {
-    throttle.success(client);
+    if (access === 'control') throttle.success(client);
     return { accessCode: presented, access };
   }
   const device = devices?.verify(presented);
   if (device === undefined) throw failure(throttle, client, false);
-  throttle.success(client);
+  if (device.role === 'control') throttle.success(client);
   return { accessCode: presented, access: device.role, device: { id: device.id, name: device.name } };
 }
 
-function failure(throttle: AuthThrottle, client: string, missing: boolean): BridgeError {
+function failure(throttle: AuthThrottle, client: string, missing: boolean): ProtocolError {
   if (!missing) throttle.failure(client);
-  return new BridgeError(
+  return new ProtocolError(
     'unauthorized',
     missing ? 'Send the access code as a Bearer token.' : 'The access code is not valid.',
   );

@@ -6,9 +6,9 @@ import {
   headersOf,
   isPublicRoute,
   isViewAllowed,
+  ProtocolError,
 } from '@webbridge/contract';
 import type { z } from 'zod';
-import { BridgeError } from '../errors/BridgeError';
 import type { RequestHead } from './RequestHead';
 
 /**
@@ -76,7 +76,7 @@ export function headerCheck(route: AppRoute): (head: RequestHead) => void {
     for (const [name, parse] of checks) {
       const checked = parse(requestHeader(head, name));
       if (checked.success) continue;
-      throw new BridgeError(
+      throw new ProtocolError(
         HEADER_REFUSALS[name],
         REFUSAL_DETAIL[name] ?? `The ${name} header does not match the protocol.`,
         { issues: checked.error.issues.map((issue) => ({ path: [name], message: issue.message })) },

@@ -1,8 +1,7 @@
-import { ACCESS_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
+import { ACCESS_HEADER, PROTOCOL_HEADER, PROTOCOL_VERSION, ProtocolError } from '@webbridge/contract';
 import type { MiddlewareHandler } from 'hono';
 import type { Devices } from '../devices/Devices';
 import type { BridgeEnv } from '../env';
-import { BridgeError } from '../errors/BridgeError';
 import type { AccessCodes } from './AccessCodes';
 import type { AuthThrottle } from './AuthThrottle';
 import { type Admitted, authenticate } from './authGuard';
@@ -50,7 +49,7 @@ export function refuseViewOnly(path: string, admitted: Admitted | undefined): vo
     admitted.access !== 'control' &&
     isControlOnly(route)
   ) {
-    throw new BridgeError('view_only', 'This code or device can watch the session but not act on it.');
+    throw new ProtocolError('view_only', 'This code or device can watch the session but not act on it.');
   }
 }
 

@@ -37,9 +37,9 @@ type WriteHeadArgs = [] | [unknown] | [unknown, unknown];
  * request to forget. Headers the answer sets itself win.
  *
  * Made the way Node makes its own (a constructor function over ServerResponse's prototype) and
- * adding to the header object the caller passes: per answer that costs ≈ 0.3 µs of CPU, where
- * `setHeader` before `writeHead` costs ≈ 1.4 µs (it sends Node's `writeHead` down its slow path,
- * setting every passed header one by one) and an ES `class … extends ServerResponse` more
+ * adding to the header object the caller passes: the cheapest way measured, where `setHeader`
+ * before `writeHead` sends Node's `writeHead` down its slow path (setting every passed header
+ * one by one) and an ES `class … extends ServerResponse` costs more still
  * (tests/bench/hardeningHeaders.ts; figures in docs/PERFORMANCE.md).
  */
 export const HardenedResponse: typeof ServerResponse = responseClass();

@@ -1,4 +1,4 @@
-import { BridgeError } from '../errors/BridgeError';
+import { ProtocolError } from '@webbridge/contract';
 import type { RequestHead } from './RequestHead';
 import { rawHeaderCounts, rawHeaderLines } from './rawHeaders';
 
@@ -29,7 +29,7 @@ const SINGLE_VALUE_HEADERS = [
  */
 export function checkHeaders(head: RequestHead): void {
   if (rawHeaderLines(head) >= MAX_HEADER_LINES) {
-    throw new BridgeError(
+    throw new ProtocolError(
       'header_too_large',
       `Send fewer than ${MAX_HEADER_LINES} header lines; this server cannot check more.`,
     );
@@ -37,10 +37,13 @@ export function checkHeaders(head: RequestHead): void {
   const counts = rawHeaderCounts(head);
   for (const name of SINGLE_VALUE_HEADERS) {
     if ((counts.get(name) ?? 0) > 1) {
-      throw new BridgeError('duplicate_header', `The ${name} header appears more than once.`);
+      throw new ProtocolError('duplicate_header', `The ${name} header appears more than once.`);
     }
   }
   if (counts.has('transfer-encoding')) {
-    throw new BridgeError('chunked_not_allowed', 'Send a Content-Length; Transfer-Encoding is not accepted.');
+    throw new ProtocolError(
+      'chunked_not_allowed',
+      'Send a Content-Length; Transfer-Encoding is not accepted.',
+    );
   }
 }

@@ -1,4 +1,4 @@
-import { BridgeError } from '../errors/BridgeError';
+import { ProtocolError } from '@webbridge/contract';
 import type { RequestHead } from './RequestHead';
 
 /**
@@ -13,15 +13,15 @@ export function checkHost(head: RequestHead, allowed: ReadonlySet<string>): void
   // RFC 9112 says wins over the Host header; this server is no proxy, so it takes paths only.
   const target = head.url;
   if (target !== undefined && !target.startsWith('/')) {
-    throw new BridgeError('invalid_request', 'The request target must be a path.');
+    throw new ProtocolError('invalid_request', 'The request target must be a path.');
   }
   if (typeof host !== 'string') {
     // RFC 9112 §3.2: 400 for HTTP/1.1; an HTTP/1.0 request without Host gets the same answer,
     // since this server cannot tell which of its names the client meant.
-    throw new BridgeError('invalid_request', 'Send a Host header naming this server.');
+    throw new ProtocolError('invalid_request', 'Send a Host header naming this server.');
   }
   if (!allowed.has(hostnameOf(host))) {
-    throw new BridgeError('forbidden_host', 'This server does not answer to that host name.');
+    throw new ProtocolError('forbidden_host', 'This server does not answer to that host name.');
   }
 }
 

@@ -1,5 +1,4 @@
-import { PROTOCOL_HEADER, PROTOCOL_VERSION } from '@webbridge/contract';
-import { BridgeError } from '../errors/BridgeError';
+import { PROTOCOL_HEADER, PROTOCOL_VERSION, ProtocolError } from '@webbridge/contract';
 
 /** A Host @hono/node-server takes as it is: a name or IPv4 address, a port from 1000 up. */
 const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
@@ -27,8 +26,8 @@ export function readableHost(host: string | undefined): boolean {
 }
 
 /** The refusal of a request whose target or Host cannot be read (see {@link readableHost}). */
-export function unreadableRequest(): BridgeError {
-  return new BridgeError('invalid_request', 'The request target or the Host header could not be read.');
+export function unreadableRequest(): ProtocolError {
+  return new ProtocolError('invalid_request', 'The request target or the Host header could not be read.');
 }
 
 /**

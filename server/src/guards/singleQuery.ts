@@ -1,5 +1,5 @@
+import { ProtocolError } from '@webbridge/contract';
 import type { Context } from 'hono';
-import { BridgeError } from '../errors/BridgeError';
 
 /**
  * The one value of a query parameter, or undefined when it is absent. A parameter given twice
@@ -9,7 +9,7 @@ import { BridgeError } from '../errors/BridgeError';
 export function singleQuery(c: Context, name: string): string | undefined {
   const values = c.req.queries(name);
   if (values !== undefined && values.length > 1) {
-    throw new BridgeError('invalid_request', `Give ${name} once.`, {
+    throw new ProtocolError('invalid_request', `Give ${name} once.`, {
       issues: [{ path: [name], message: 'given more than once' }],
     });
   }

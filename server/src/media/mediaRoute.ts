@@ -1,12 +1,11 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { contract } from '@webbridge/contract';
+import { contract, ProtocolError } from '@webbridge/contract';
 import type { Context } from 'hono';
-import type { HostAdapter } from '../adapter';
-import { BridgeError } from '../errors/BridgeError';
 import { headerCheck } from '../guards/contractHeaders';
 import { headOf } from '../guards/RequestHead';
+import type { HostAdapter } from '../HostAdapter';
 import { contractQuery } from '../routes/contractQuery';
 import type { MediaRegistry } from './MediaRegistry';
 
@@ -44,7 +43,7 @@ export function mediaRoute({ host, media }: MediaDeps): (c: Context) => Promise<
     const info = handle ? await handle.stat().catch(() => undefined) : undefined;
     if (!file || !handle || !info?.isFile()) {
       await handle?.close();
-      throw new BridgeError('not_found', 'No such media.');
+      throw new ProtocolError('not_found', 'No such media.');
     }
     const inline = INLINE.test(file.type);
     const headers = {

@@ -1,13 +1,12 @@
-import { contract, MAX_JSON, parseAction } from '@webbridge/contract';
+import { contract, MAX_JSON, ProtocolError, parseAction } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { ActionDispatcher } from '../actions/ActionDispatcher';
 import type { Outcome } from '../actions/Outcome';
-import type { ActionOrigin } from '../adapter';
 import type { BridgeEnv } from '../env';
-import { BridgeError } from '../errors/BridgeError';
 import { headerCheck } from '../guards/contractHeaders';
 import { headOf, incomingOf, type RequestHead } from '../guards/RequestHead';
 import { clientAddress, throttleKey } from '../guards/rawHeaders';
+import type { ActionOrigin } from '../HostAdapter';
 import { readIncoming, readJsonBody } from './readJsonBody';
 import { respond } from './respond';
 
@@ -36,7 +35,7 @@ export function actionHandler(dispatcher: ActionDispatcher): ActionHandler {
     const parsed = parseAction(await readJsonBody(head, MAX_JSON, read));
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
-      throw new BridgeError('invalid_request', 'The request does not match the protocol.', { issues });
+      throw new ProtocolError('invalid_request', 'The request does not match the protocol.', { issues });
     }
     return dispatcher.dispatch(parsed.data, throttleKey(clientAddress(head)), origin);
   };

@@ -1,8 +1,7 @@
-import { contract, forgetDeviceRequestSchema } from '@webbridge/contract';
+import { contract, forgetDeviceRequestSchema, ProtocolError } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { Devices } from '../devices/Devices';
 import type { BridgeEnv } from '../env';
-import { BridgeError } from '../errors/BridgeError';
 import { headerCheck } from '../guards/contractHeaders';
 import { headOf, incomingOf } from '../guards/RequestHead';
 import { readIncoming, readJsonBody } from './readJsonBody';
@@ -33,13 +32,13 @@ export function forgetDeviceRoute(forget: (id: string) => boolean) {
     const parsed = forgetDeviceRequestSchema.safeParse(await readJsonBody(head, 1024, read));
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
-      throw new BridgeError('invalid_request', 'Send { deviceId }.', { issues });
+      throw new ProtocolError('invalid_request', 'Send { deviceId }.', { issues });
     }
     const { deviceId } = parsed.data;
     if (c.get('access') !== 'control' && c.get('device')?.id !== deviceId) {
-      throw new BridgeError('view_only', 'A watching device may forget only itself.');
+      throw new ProtocolError('view_only', 'A watching device may forget only itself.');
     }
-    if (!forget(deviceId)) throw new BridgeError('not_found', 'There is no paired device with that id.');
+    if (!forget(deviceId)) throw new ProtocolError('not_found', 'There is no paired device with that id.');
     return respond(c, contract.forgetDevice, { status: 200, body: { forgotten: deviceId } });
   };
 }

@@ -5,18 +5,18 @@ import {
   type EventFrames,
   PROTOCOL_HEADER,
   PROTOCOL_VERSION,
+  ProtocolError,
   parseLastEventId,
 } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { BridgeEnv } from '../env';
-import { BridgeError } from '../errors/BridgeError';
 import type { EventHub } from '../events/EventHub';
 import { nodeResponseSink, type StreamSink, webStreamSink } from '../events/StreamSink';
 import { Subscriber } from '../events/Subscriber';
 import { headerCheck, requestHeader } from '../guards/contractHeaders';
 import { headOf } from '../guards/RequestHead';
 import { clientAddress } from '../guards/rawHeaders';
-import type { WireMapper } from '../media/toWire';
+import type { WireMapper } from '../media/WireMapper';
 import { contractQuery } from './contractQuery';
 
 const EVENT_HEADERS = {
@@ -80,7 +80,7 @@ export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
 function framesOf(c: Context<BridgeEnv>): EventFrames {
   const parsed = contractQuery(c, contract.events.query);
   if (!parsed.success) {
-    throw new BridgeError('invalid_request', 'frames is named (the default) or compact, given once.', {
+    throw new ProtocolError('invalid_request', 'frames is named (the default) or compact, given once.', {
       issues: [{ path: ['frames'], message: 'named or compact, at most once' }],
     });
   }

@@ -1,9 +1,9 @@
 import { contract, type Locale } from '@webbridge/contract';
 import type { Context } from 'hono';
-import type { HostAdapter } from '../adapter';
 import type { BridgeEnv } from '../env';
 import { headerCheck } from '../guards/contractHeaders';
 import { headOf } from '../guards/RequestHead';
+import type { HostAdapter } from '../HostAdapter';
 import { respondSerialised } from './respond';
 
 /**

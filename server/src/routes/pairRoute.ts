@@ -1,9 +1,8 @@
-import { type AccessLevel, contract, pairRequestSchema } from '@webbridge/contract';
+import { type AccessLevel, contract, ProtocolError, pairRequestSchema } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { Devices } from '../devices/Devices';
 import type { PairingTokens } from '../devices/PairingTokens';
 import type { BridgeEnv } from '../env';
-import { BridgeError } from '../errors/BridgeError';
 import type { AccessCodes } from '../guards/AccessCodes';
 import type { AuthThrottle } from '../guards/AuthThrottle';
 import { headerCheck } from '../guards/contractHeaders';
@@ -36,23 +35,18 @@ export function pairRoute(deps: PairDeps) {
     const head = headOf(c);
     checkHeaders(head);
     const client = throttleKey(clientAddress(head));
-    const wait = deps.throttle.retryAfter(client);
-    if (wait > 0) {
-      throw new BridgeError(
-        'rate_limited',
-        'Too many wrong codes or pairing links; wait before trying again.',
-        {
-          retryAfter: wait,
-        },
-      );
-    }
+    refuseWhileLocked(deps.throttle, client);
     const incoming = incomingOf(c);
     const read = incoming ? (max: number) => readIncoming(incoming, max) : () => c.req.text();
     const parsed = pairRequestSchema.safeParse(await readJsonBody(head, MAX_PAIR_BODY, read));
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
-      throw new BridgeError('invalid_request', 'Send { token, name } or { code, name }.', { issues });
+      throw new ProtocolError('invalid_request', 'Send { token, name } or { code, name }.', { issues });
     }
+    // Again after the body: many connections that sent their headers before any failure was
+    // counted would otherwise each get a guess inside one lockout. From here to the count of
+    // this try's outcome nothing awaits.
+    refuseWhileLocked(deps.throttle, client);
     let role: AccessLevel;
     try {
       role =
@@ -63,13 +57,29 @@ export function pairRoute(deps: PairDeps) {
       deps.throttle.failure(client);
       throw error;
     }
-    deps.throttle.success(client);
+    // Only the access code (or a control token) clears the count: a view code, which its
+    // holder knows, must not reset the guesses at the access code.
+    if (role === 'control') deps.throttle.success(client);
     return respond(c, contract.pair, { status: 200, body: deps.devices.pair(parsed.data.name, role) });
   };
 }
 
+/** 429 while `client` is locked out. */
+function refuseWhileLocked(throttle: AuthThrottle, client: string): void {
+  const wait = throttle.retryAfter(client);
+  if (wait > 0) {
+    throw new ProtocolError(
+      'rate_limited',
+      'Too many wrong codes or pairing links; wait before trying again.',
+      {
+        retryAfter: wait,
+      },
+    );
+  }
+}
+
 function codeLevel(codes: AccessCodes, code: string): AccessLevel {
   const level = codes.levelOf(code);
-  if (level === undefined) throw new BridgeError('unauthorized', 'The access code is not valid.');
+  if (level === undefined) throw new ProtocolError('unauthorized', 'The access code is not valid.');
   return level;
 }

@@ -1,10 +1,9 @@
-import { contract, pushDecisionSchema } from '@webbridge/contract';
+import { contract, ProtocolError, pushDecisionSchema } from '@webbridge/contract';
 import type { Context } from 'hono';
-import type { HostAdapter } from '../adapter';
 import type { BridgeEnv } from '../env';
-import { BridgeError } from '../errors/BridgeError';
 import { headerCheck } from '../guards/contractHeaders';
 import { headOf, incomingOf } from '../guards/RequestHead';
+import type { HostAdapter } from '../HostAdapter';
 import { readIncoming, readJsonBody } from './readJsonBody';
 import { respond } from './respond';
 
@@ -26,10 +25,10 @@ export function pushDecideRoute(host: HostAdapter) {
     const parsed = pushDecisionSchema.safeParse(await readJsonBody(head, MAX_DECISION_BYTES, read));
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
-      throw new BridgeError('invalid_request', 'The request does not match the protocol.', { issues });
+      throw new ProtocolError('invalid_request', 'The request does not match the protocol.', { issues });
     }
     const decide = host.decideWithToken?.bind(host);
-    if (decide === undefined) throw new BridgeError('not_found', 'This host sends no push.');
+    if (decide === undefined) throw new ProtocolError('not_found', 'This host sends no push.');
     const { token, decision } = parsed.data;
     const result = await host.runOnMain(() => decide(token, decision));
     return respond(c, contract.pushDecide, { status: 200, body: result });

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { BridgeError } from '../errors/BridgeError';
+import { ProtocolError } from '@webbridge/contract';
 import { requestHeader } from '../guards/contractHeaders';
 import type { RequestHead } from '../guards/RequestHead';
 
@@ -21,12 +21,12 @@ export async function readJsonBody(
   try {
     return JSON.parse(text);
   } catch {
-    throw new BridgeError('invalid_request', 'The body is not valid JSON.');
+    throw new ProtocolError('invalid_request', 'The body is not valid JSON.');
   }
 }
 
-function tooLarge(max: number): BridgeError {
-  return new BridgeError('payload_too_large', `Action bodies are limited to ${max} bytes.`);
+function tooLarge(max: number): ProtocolError {
+  return new ProtocolError('payload_too_large', `Action bodies are limited to ${max} bytes.`);
 }
 
 /**
@@ -60,7 +60,7 @@ export function readIncoming(incoming: IncomingMessage, max: number): Promise<st
     const gone = () => {
       if (settled) return;
       settled = true;
-      reject(new BridgeError('invalid_request', 'The request body did not arrive.'));
+      reject(new ProtocolError('invalid_request', 'The request body did not arrive.'));
     };
     incoming.on('close', gone);
     incoming.on('error', gone);

@@ -1,10 +1,10 @@
 import { contract, type Projection, type Snapshot } from '@webbridge/contract';
 import type { Context } from 'hono';
-import type { HostAdapter } from '../adapter';
 import type { BridgeEnv } from '../env';
 import { headerCheck } from '../guards/contractHeaders';
 import { headOf } from '../guards/RequestHead';
-import type { WireMapper } from '../media/toWire';
+import type { HostAdapter } from '../HostAdapter';
+import type { WireMapper } from '../media/WireMapper';
 import { respondSerialised } from './respond';
 
 /** The last snapshot served, with its JSON. */

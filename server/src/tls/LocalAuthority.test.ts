@@ -81,20 +81,12 @@ describe('servingCertificate', () => {
 });
 
 describe('certificateNames', () => {
-  it('names loopback, the machine, and each interface address on a wildcard bind', () => {
+  it('names loopback, the machine as <name>.local (never its bare name), and each interface address on a wildcard bind', () => {
     const names = certificateNames('0.0.0.0', true, {
       addresses: ['127.0.0.1', '192.168.1.20', 'fe80::1', 'fd00::5'],
       machineName: 'Laptop',
     });
-    expect(names).toEqual([
-      '127.0.0.1',
-      '192.168.1.20',
-      '::1',
-      'fd00::5',
-      'laptop',
-      'laptop.local',
-      'localhost',
-    ]);
+    expect(names).toEqual(['127.0.0.1', '192.168.1.20', '::1', 'fd00::5', 'laptop.local', 'localhost']);
   });
 
   it('names the bound address otherwise, and skips a machine name that is no DNS label', () => {

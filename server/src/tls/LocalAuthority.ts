@@ -24,7 +24,10 @@ const CA_YEARS = 10;
 export interface AuthorityReplacement {
   /** The fingerprint devices trusted until now. */
   readonly previousFingerprint: string;
-  /** `unconstrained`: it was made before authorities carried name constraints. */
+  /**
+   * `unconstrained`: it was not limited to local names and private addresses (made before
+   * authorities carried name constraints, or while they still permitted the machine's bare name).
+   */
   readonly reason: 'unconstrained';
 }
 
@@ -53,13 +56,13 @@ export class LocalAuthority {
   }
 
   /**
-   * The authority kept in `dir`, made there on first use, permitted to vouch for local names,
-   * `ownNames` (the machine's name, a name the host is bound to) and private addresses. A
+   * The authority kept in `dir`, made there on first use, permitted to vouch for local names
+   * and private addresses only (LocalNameConstraints.ts). A
    * half-made authority (a key without its certificate) is replaced: nothing was ever trusted
    * with it. So is one without name constraints: its key could vouch for any site to every
    * device that trusts it; its key file is overwritten and `replaced` says so.
    */
-  static async open(dir: string, ownNames: readonly string[] = []): Promise<LocalAuthority> {
+  static async open(dir: string): Promise<LocalAuthority> {
     const certFile = path.join(dir, CA_CERT);
     const keyFile = path.join(dir, CA_KEY);
     let replaced: AuthorityReplacement | undefined;
@@ -75,7 +78,7 @@ export class LocalAuthority {
       }
       replaced = { previousFingerprint: sha256Fingerprint(certificatePem), reason: 'unconstrained' };
     }
-    const constraints = LocalNameConstraints.forHost(ownNames);
+    const constraints = LocalNameConstraints.local();
     const keys = await generateKeyPair();
     const notBefore = new Date(Date.now() - 60 * 60_000);
     const notAfter = new Date(notBefore);

@@ -7,10 +7,14 @@ import { x509 } from './x509';
 const NAME_CONSTRAINTS_OID = '2.5.29.30';
 
 /**
- * Names every host on a private network may have. A DNS constraint covers the name and every
- * name below it (RFC 5280), so `local` is mDNS's `.local` and `localhost` its subdomains too.
+ * Names every host on a private network may have, and no public site can: `localhost`, mDNS's
+ * `.local`, and the two suffixes set aside for private networks (`home.arpa`, RFC 8375;
+ * `internal`, reserved by ICANN in 2024). A DNS constraint covers the name and every name below
+ * it (RFC 5280). The machine's own bare name is deliberately not among them: a machine called
+ * `dev` or `app` would make the authority able to sign for every name under that public
+ * top-level domain. The machine is reached as `<name>.local` instead.
  */
-const PRIVATE_DNS = ['localhost', 'local'] as const;
+const PRIVATE_DNS = ['localhost', 'local', 'home.arpa', 'internal'] as const;
 
 /**
  * Loopback, private, link-local and carrier-grade NAT ranges: the addresses a host on a LAN
@@ -35,8 +39,7 @@ const PRIVATE_IP = [
 ] as const;
 
 /**
- * What the local authority may vouch for: local names, the host's own names and private
- * address ranges. Carried by the authority's certificate as a critical extension, so a client
+ * What the local authority may vouch for: local names and private address ranges. Carried by the authority's certificate as a critical extension, so a client
  * refuses any certificate its key signed for another name, even if the key leaks.
  */
 export class LocalNameConstraints {
@@ -54,20 +57,16 @@ export class LocalNameConstraints {
     }
   }
 
-  /**
-   * The constraints for a host whose own names are `ownNames` (its machine name, a name it is
-   * bound to): those DNS names that local names do not already cover, and the private ranges.
-   */
-  static forHost(ownNames: readonly string[]): LocalNameConstraints {
-    const own = ownNames
-      .map((name) => name.toLowerCase())
-      .filter((name) => isIP(name) === 0 && !coveredBy(PRIVATE_DNS, name));
-    return new LocalNameConstraints([...PRIVATE_DNS, ...new Set(own)], [...PRIVATE_IP]);
+  /** The constraints of every local authority: local names and private address ranges. */
+  static local(): LocalNameConstraints {
+    return new LocalNameConstraints([...PRIVATE_DNS], [...PRIVATE_IP]);
   }
 
   /**
    * The constraints an authority's certificate carries, or undefined when it has none (an
-   * authority made before they existed) or they are not critical.
+   * authority made before they existed), they are not critical, or they permit more than
+   * {@link LocalNameConstraints.local} (an authority made while a machine's bare name was
+   * permitted): each such authority is replaced.
    */
   static of(certificate: x509.X509Certificate): LocalNameConstraints | undefined {
     const extension = certificate.getExtension(NAME_CONSTRAINTS_OID);
@@ -79,6 +78,8 @@ export class LocalNameConstraints {
       if (subtree.base.dNSName !== undefined) dns.push(subtree.base.dNSName);
       if (subtree.base.iPAddress !== undefined) ips.push(subtree.base.iPAddress);
     }
+    const local = new Set<string>([...PRIVATE_DNS, ...PRIVATE_IP]);
+    if (![...dns, ...ips].every((name) => local.has(name))) return undefined;
     return new LocalNameConstraints(dns, ips);
   }
 

@@ -11,7 +11,7 @@ export interface NameSources {
 /**
  * Every address and name a browser may use to reach a listener on `hostname`: loopback names
  * always; with a wildcard bind each interface address (link-local IPv6 left out: it needs a
- * zone a URL cannot carry), the host name and `<name>.local` (mDNS); else the bound address.
+ * zone a URL cannot carry) and `<name>.local` (mDNS); else the bound address.
  */
 export function certificateNames(
   hostname: string,
@@ -20,10 +20,9 @@ export function certificateNames(
 ): string[] {
   const names = new Set(['localhost', '127.0.0.1', '::1']);
   const machine = sources.machineName.toLowerCase().replace(/\.local$/, '');
-  if (/^[a-z0-9-]{1,63}$/.test(machine)) {
-    names.add(machine);
-    names.add(`${machine}.local`);
-  }
+  // Only `<name>.local`: the bare name is outside what the local authority may sign for (a
+  // machine called `dev` would otherwise let it sign for a public top-level domain).
+  if (/^[a-z0-9-]{1,63}$/.test(machine)) names.add(`${machine}.local`);
   if (wildcard) {
     for (const address of sources.addresses) if (!address.startsWith('fe80:')) names.add(address);
   } else {

@@ -67,7 +67,7 @@ export async function secureListener(
       addresses: lanAddresses(true),
       machineName: os.hostname(),
     });
-  const authority = await LocalAuthority.open(authorityDir, allNames());
+  const authority = await LocalAuthority.open(authorityDir);
   // A name outside the authority's constraints would make clients refuse the whole certificate.
   const names = () => allNames().filter((name) => authority.permits(name));
   const leftOut = allNames().filter((name) => !authority.permits(name));

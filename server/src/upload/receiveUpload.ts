@@ -4,7 +4,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BridgeError } from '../errors/BridgeError';
+import { ProtocolError } from '@webbridge/contract';
 
 /** A file written completely to the upload directory. */
 export interface ReceivedFile {
@@ -33,7 +33,7 @@ export async function receiveUpload(
       size += chunk.length;
       if (size > limit || size > declared) {
         callback(
-          new BridgeError(
+          new ProtocolError(
             'payload_too_large',
             'The file is larger than its declared size or than this host takes.',
           ),
@@ -46,14 +46,14 @@ export async function receiveUpload(
   try {
     await pipeline(body, counter, createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
     if (size !== declared) {
-      throw new BridgeError('invalid_request', 'The upload ended before its declared length.');
+      throw new ProtocolError('invalid_request', 'The upload ended before its declared length.');
     }
     await rename(partial, path);
     return { path, size };
   } catch (error) {
     await rm(partial, { force: true });
-    throw error instanceof BridgeError
+    throw error instanceof ProtocolError
       ? error
-      : new BridgeError('invalid_request', 'The upload was interrupted.');
+      : new ProtocolError('invalid_request', 'The upload was interrupted.');
   }
 }

@@ -1,11 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { contract } from '@webbridge/contract';
+import { contract, ProtocolError } from '@webbridge/contract';
 import type { Context } from 'hono';
-import type { HostAdapter } from '../adapter';
-import { BridgeError } from '../errors/BridgeError';
 import { headerCheck, requestHeader } from '../guards/contractHeaders';
 import { headOf, incomingOf } from '../guards/RequestHead';
+import type { HostAdapter } from '../HostAdapter';
 import { contractQuery, queryIssues } from '../routes/contractQuery';
 import { receiveUpload } from './receiveUpload';
 import { safeFileName, safeMediaType } from './safeNames';
@@ -36,7 +35,7 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
   return async (c: Context) => {
     const query = contractQuery(c, contract.upload.query);
     if (!query.success) {
-      throw new BridgeError(
+      throw new ProtocolError(
         'invalid_request',
         'Give the file name as ?name= (1 to 255 characters) and at most one conversationId.',
         { issues: queryIssues(query.error) },
@@ -45,7 +44,7 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
     // The contract's rule, then the last path segment of it: a name, never a path.
     const name = safeFileName(query.data.name);
     if (name === undefined) {
-      throw new BridgeError('invalid_request', 'Give the file name as ?name= (1 to 255 characters).', {
+      throw new ProtocolError('invalid_request', 'Give the file name as ?name= (1 to 255 characters).', {
         issues: [{ path: ['name'], message: 'a file name, not a folder' }],
       });
     }
@@ -55,9 +54,9 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
     // Digits, as the contract's check just made sure (411 otherwise); a size too large for a
     // number is past any limit.
     const declared = Number(requestHeader(head, 'content-length'));
-    if (declared === 0) throw new BridgeError('invalid_request', 'The file is empty.');
+    if (declared === 0) throw new ProtocolError('invalid_request', 'The file is empty.');
     if (declared > uploadLimit) {
-      throw new BridgeError(
+      throw new ProtocolError(
         'payload_too_large',
         `This host takes files of up to ${describeSize(uploadLimit)}.`,
       );

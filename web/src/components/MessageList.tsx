@@ -16,7 +16,7 @@ export const RENDER_STEP = 200;
  * the number of chunks (40 for 2,000 messages), not of messages (Preact diffed all 2,000).
  * Chunks two or more chunks above the end are boxes the browser skips whole while off screen
  * (content-visibility): the layout after a word then walks ~40 boxes and the latest messages,
- * not 2,000 (0.1 ms against 2.0 ms in Chromium).
+ * not 2,000 (figures in docs/PERFORMANCE.md).
  */
 const CHUNK = 50;
 

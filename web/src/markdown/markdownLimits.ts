@@ -12,8 +12,8 @@ export const MARKDOWN_LIMITS = {
   /** Depth of the token tree the renderer walks (it recurses once per level, as does Preact). */
   tokenDepth: 100,
   /**
-   * Characters lexed at once on the page's thread. marked is quadratic on some inputs (100,000
-   * characters of `_a_a…` took 9–14 s): 8,000 such characters take ~50 ms here. Longer parts go
+   * Characters lexed at once on the page's thread. marked is quadratic on some inputs (`_a_a…`;
+   * figures in docs/PERFORMANCE.md): this many such characters stay well within a frame budget. Longer parts go
    * to a worker with a deadline. While a reply streams, only its last blocks are lexed again, so
    * a growing reply stays under this.
    */

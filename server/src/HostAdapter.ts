@@ -25,7 +25,7 @@ export interface ActionOrigin {
  * One handler per host action. The mapped type makes the compiler demand a handler for every
  * action of the contract's union. Handlers run on the host's main executor, after the bridge
  * has checked the session identity in the same task; they return the action's result or throw
- * a `BridgeError` (e.g. `not_applicable` → 422). A handler must not await: it checks, applies,
+ * a `ProtocolError` (e.g. `not_applicable` → 422). A handler must not await: it checks, applies,
  * and starts long work (a model reply) that reports back through later tasks of its own.
  */
 export type HostActionHandlers = {
