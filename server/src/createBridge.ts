@@ -116,6 +116,8 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   const hub = new EventHub(options.host, memory);
   const now = options.now ?? Date.now;
   const devices = new Devices(options.devices ?? new MemoryDeviceStore(), now);
+  // Devices paired under a code the host no longer has are forgotten, however it changed.
+  devices.bindCodes(options.accessCode, options.viewCode);
   const tokens = new PairingTokens(now);
   // Whoever held a replaced code may hold media ids and resumable places too: revoke them all.
   const afterRotation = () => {
@@ -218,6 +220,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
       // An old code is a wrong code, and so is everything it granted: every device, every link.
       tokens.voidRoles(['control', 'view']);
       devices.forgetWhere(() => true);
+      devices.bindCodes(codes.current, codes.view);
       afterRotation();
       logger.info('access code rotated');
     },
@@ -225,6 +228,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
       codes.setView(code);
       tokens.voidRoles(['view']);
       devices.forgetWhere((device) => device.role === 'view');
+      devices.bindCodes(codes.current, codes.view);
       afterRotation();
       logger.info(code === undefined ? 'view code removed' : 'view code rotated');
     },

@@ -84,6 +84,33 @@ describe('device credentials at rest', () => {
   });
 });
 
+describe('devices paired under a code the host no longer has', () => {
+  it('are forgotten when the host starts with another access code; view devices with another view code', async () => {
+    const h = await start();
+    const control = await pairWith(h, TEST_CODE, 'Phone');
+    const watcher = await pairWith(h, VIEW_CODE, 'Tablet');
+    await h.close();
+    // The same codes: both stay paired.
+    const same = await start({ dataDir: h.dataDir });
+    expect(await stateStatus(same, control.credential)).toBe(200);
+    expect(await stateStatus(same, watcher.credential)).toBe(200);
+    await same.close();
+    // Another view code (a new file or environment while the host was down): the watcher goes.
+    const newView = await start({ dataDir: h.dataDir, viewCode: 'another-view-code-77' });
+    expect(await stateStatus(newView, control.credential)).toBe(200);
+    expect(await stateStatus(newView, watcher.credential)).toBe(401);
+    await newView.close();
+    // Another access code: every device goes, as after `rotate`.
+    const newCode = await start({
+      dataDir: h.dataDir,
+      viewCode: 'another-view-code-77',
+      accessCode: 'another-code-4411',
+    });
+    expect(await stateStatus(newCode, control.credential)).toBe(401);
+    expect(await stateStatus(newCode, 'another-code-4411')).toBe(200);
+  });
+});
+
 describe('listing and forgetting devices', () => {
   it('every new protected route needs a code or credential', async () => {
     const h = await start();

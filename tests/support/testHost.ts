@@ -24,6 +24,8 @@ export interface TestHostOptions {
   readonly logLines?: string[];
   /** Speak HTTPS (certificate from the local authority in `<dataDir>/tls`). */
   readonly tls?: boolean;
+  /** The access code. @default TEST_CODE */
+  readonly accessCode?: string;
   /** A view code (watch only). */
   readonly viewCode?: string;
   /** The host's push options (a local push service for tests); on with defaults unless set. */
@@ -51,7 +53,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     dataDir,
     port: options.port ?? 0,
     hostname: '127.0.0.1',
-    accessCode: TEST_CODE,
+    accessCode: options.accessCode ?? TEST_CODE,
     ...(options.viewCode === undefined ? {} : { viewCode: options.viewCode }),
     ...(options.push === undefined ? {} : { push: options.push }),
     ...(options.tls ? { transport: { tlsOnLoopback: true } } : {}),

@@ -12,6 +12,9 @@ interface DeviceRow {
   readonly last_seen: number;
 }
 
+/** The kv key of what the devices were paired under (digests of the codes, never the codes). */
+const CODE_BINDING_KEY = 'devices.pairedUnder';
+
 /**
  * The bridge's paired devices in the host's SQLite file (table `devices`), so phones stay paired
  * across restarts. Only the hash of each credential's secret is stored. Writes join the store's
@@ -57,5 +60,13 @@ export class DeviceTable implements DeviceStore {
     this.store.transaction(() => {
       for (const id of ids) this.removeRow.run(id);
     });
+  }
+
+  codeBinding(): string | undefined {
+    return this.store.kv(CODE_BINDING_KEY);
+  }
+
+  setCodeBinding(binding: string): void {
+    this.store.transaction(() => this.store.setKv(CODE_BINDING_KEY, binding));
   }
 }

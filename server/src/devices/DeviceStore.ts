@@ -28,4 +28,13 @@ export interface DeviceStore {
   touch(id: string, lastSeen: number): void;
   /** Forgets these devices (unknown ids are ignored). */
   remove(ids: readonly string[]): void;
+  /**
+   * What the kept devices were paired under (digests of the access and view codes, written by
+   * the bridge), or undefined when nothing was kept yet. A host started with another code then
+   * forgets the devices the old one paired: an old code is a wrong code, whether it was rotated
+   * at run time or changed while the host was down.
+   */
+  codeBinding(): string | undefined;
+  /** Keeps what {@link DeviceStore.codeBinding} returns. */
+  setCodeBinding(binding: string): void;
 }

@@ -22,6 +22,29 @@ function digestHex(secret: string): string {
 /** Compared when the id names no device, so an unknown id takes as long as a wrong secret. */
 const DUMMY_HASH = digestHex('no such device');
 
+/** What a store's devices were paired under: digests of the access and view codes. */
+interface CodeBinding {
+  readonly control: string;
+  readonly view: string | null;
+}
+
+/** A code's digest for the binding, apart from every other use of SHA-256 here. */
+function bindingDigest(code: string): string {
+  return digestHex(`webbridge device binding\0${code}`);
+}
+
+function parseBinding(kept: string | undefined): CodeBinding | undefined {
+  if (kept === undefined) return undefined;
+  try {
+    const value = JSON.parse(kept) as Partial<CodeBinding> | null;
+    if (typeof value?.control === 'string') return { control: value.control, view: value.view ?? null };
+  } catch {
+    // Unreadable: treated as another code, below.
+  }
+  // Something is kept but says nothing readable: forget rather than trust.
+  return { control: '', view: null };
+}
+
 function publicView(device: StoredDevice): Device {
   const { secretHash: _hidden, ...rest } = device;
   return rest;
@@ -114,6 +137,25 @@ export class Devices {
     }
     for (const device of gone) for (const listener of this.listeners) listener(device);
     return gone;
+  }
+
+  /**
+   * Binds the kept devices to the codes they were paired under. When the store says they were
+   * paired under another access code (the host was started with a new one: a new code file, a
+   * new environment), every device is forgotten; under another view code, the view devices.
+   * Then the store keeps the new binding. A store that kept none (made before bindings) keeps
+   * its devices: nothing says what paired them. The binding holds digests, never the codes.
+   */
+  bindCodes(control: string, view: string | undefined): void {
+    const next: CodeBinding = {
+      control: bindingDigest(control),
+      view: view === undefined ? null : bindingDigest(view),
+    };
+    const kept = parseBinding(this.store.codeBinding());
+    if (kept !== undefined && kept.control !== next.control) this.forgetWhere(() => true);
+    else if (kept !== undefined && kept.view !== next.view)
+      this.forgetWhere((device) => device.role === 'view');
+    this.store.setCodeBinding(JSON.stringify(next));
   }
 
   /**

@@ -6,6 +6,7 @@ import type { DeviceStore, StoredDevice } from '../devices/DeviceStore';
  */
 export class MemoryDeviceStore implements DeviceStore {
   private readonly devices = new Map<string, StoredDevice>();
+  private binding: string | undefined;
 
   load(): StoredDevice[] {
     return [...this.devices.values()];
@@ -22,5 +23,13 @@ export class MemoryDeviceStore implements DeviceStore {
 
   remove(ids: readonly string[]): void {
     for (const id of ids) this.devices.delete(id);
+  }
+
+  codeBinding(): string | undefined {
+    return this.binding;
+  }
+
+  setCodeBinding(binding: string): void {
+    this.binding = binding;
   }
 }
