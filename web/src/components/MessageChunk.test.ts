@@ -77,7 +77,9 @@ describe('MessageList while a reply streams', () => {
     const short = await costOfAWord(100);
     render(null, root);
     const long = await costOfAWord(1_000);
-    // The chunks grow with the length (20 against 2); every message did (1,000 against 100).
-    expect(long).toBeLessThan(short + 60);
+    // The chunks grow with the length (20 against 2); every message did (1,000 against 100:
+    // 17,508 against 1,758 on the old list). Stand-ins drawn in full while the page idles add a
+    // few dozen either way on a loaded machine (458 against 536 seen in CI), hence the margin.
+    expect(long).toBeLessThan(short * 1.5);
   });
 });
