@@ -24,7 +24,8 @@ export async function launchCdpChromium(): Promise<CdpChromium> {
   const child: ChildProcess = spawn(
     process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     [...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    // Its own process group, so closing can end the browser and every helper it started.
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
   const endpoint = await new Promise<string>((resolve, reject) => {
     let seen = '';
@@ -47,18 +48,24 @@ export async function launchCdpChromium(): Promise<CdpChromium> {
   return {
     browser,
     async close() {
-      await browser.close().catch(() => undefined);
-      if (child.exitCode === null) {
+      // Bounded everywhere: a browser whose page a test left frozen may not answer a polite
+      // close, and a hook that waits for ever fails the whole file (seen in a CI rehearsal).
+      await Promise.race([browser.close().catch(() => undefined), delay(5_000)]);
+      if (child.exitCode === null && child.pid !== undefined) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill();
-        await exited;
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+        await Promise.race([exited, delay(5_000)]);
       }
       // Chromium's helper processes may still write to the profile for a moment after it exits
       // (a loaded CI machine once outlasted 50 retries: ENOTEMPTY). The profile lies inside the
       // run's temporary folder, which the global setup removes when the run ends, so a profile
       // that cannot be removed yet is left for that, never failing the tests that used it.
       try {
-        rmSync(profile, { recursive: true, force: true, maxRetries: 50, retryDelay: 100 });
+        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
       } catch {
         // Removed with the run's temporary folder.
       }
@@ -87,3 +94,5 @@ export async function unfreeze(cdp: CDPSession): Promise<void> {
   await cdp.send('Page.setWebLifecycleState', { state: 'active' });
   await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: true });
 }
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

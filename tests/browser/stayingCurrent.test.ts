@@ -67,7 +67,7 @@ describe('staying current on a phone (Chromium at 390×844)', () => {
     await chromium?.close();
     await relay?.close();
     await h?.close(true);
-  });
+  }, 60_000);
 
   /** Opens the page (through the relay when asked) and waits until it is live. */
   const open = async (via: 'direct' | 'relay') => {
