@@ -1,19 +1,19 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { act, getState, guardOf, waitFor } from '../support/api';
+import { startTcpRelay, type TcpRelay } from '../support/tcpRelay';
 import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 import { assertWebBuilt, launchBrowser, openConnected, openPage, PHONE, shot } from './browserHarness';
-import { type StallingRelay, startStallingRelay } from './stallingRelay';
 
 describe('approvals that agree across two pages', () => {
   let browser: Browser;
   let h: TestHost;
-  let relay: StallingRelay;
+  let relay: TcpRelay;
 
   beforeAll(async () => {
     assertWebBuilt();
     [browser, h] = await Promise.all([launchBrowser(), startTestHost({ echoDelayMs: 5 })]);
-    relay = await startStallingRelay(h.port);
+    relay = await startTcpRelay(h.port);
   });
   afterAll(async () => {
     await relay?.close();
@@ -37,7 +37,7 @@ describe('approvals that agree across two pages', () => {
     await Promise.all([cardA.waitFor(), cardB.waitFor()]);
 
     // B's stream goes silent: it keeps showing Allow / Deny after A has answered.
-    relay.stallEvents();
+    relay.cutEvents();
     await cardA.getByRole('button', { name: 'Allow' }).click();
     const lineA = a.page.locator('.message-tool .decision');
     await lineA.waitFor();

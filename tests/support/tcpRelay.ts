@@ -14,6 +14,12 @@ export interface TcpRelay {
    * does over a link that drops and returns), and bytes flow again on every connection.
    */
   restore(): void;
+  /**
+   * Only the event streams' connections stop carrying bytes (as `cut` does to all): a page's
+   * stream goes silent while its actions, on other connections, still reach the host and come
+   * back. `restore` brings them back too.
+   */
+  cutEvents(): void;
   /** Connections open now. */
   readonly connections: number;
   /** Closes the relay and every connection. */
@@ -30,8 +36,20 @@ export interface TcpRelay {
 export async function startTcpRelay(target: number): Promise<TcpRelay> {
   let cut = false;
   const sockets = new Set<Socket>();
+  /** Both sockets of every connection that carried a `GET /api/events`. */
+  const streams = new Set<Socket>();
+  /** Sockets `cutEvents` paused: they stay paused until `restore`. */
+  const cutStreams = new Set<Socket>();
+  const isCut = (socket: Socket) => cut || cutStreams.has(socket);
   const server = createServer((client) => {
     const upstream = connect(target, '127.0.0.1');
+    // Any request on the connection, not only its first: a browser reuses a kept-alive
+    // connection for its event stream after other requests.
+    client.on('data', (chunk: Buffer) => {
+      if (!chunk.toString('latin1').startsWith('GET /api/events')) return;
+      streams.add(client);
+      streams.add(upstream);
+    });
     for (const [from, to] of [
       [client, upstream],
       [upstream, client],
@@ -43,10 +61,12 @@ export async function startTcpRelay(target: number): Promise<TcpRelay> {
         if (!to.write(chunk)) from.pause();
       });
       to.on('drain', () => {
-        if (!cut) from.resume();
+        if (!isCut(from)) from.resume();
       });
       from.on('close', () => {
         sockets.delete(from);
+        streams.delete(from);
+        cutStreams.delete(from);
         to.destroy();
       });
     }
@@ -62,7 +82,14 @@ export async function startTcpRelay(target: number): Promise<TcpRelay> {
     },
     restore() {
       cut = false;
+      cutStreams.clear();
       for (const socket of sockets) socket.resume();
+    },
+    cutEvents() {
+      for (const socket of streams) {
+        cutStreams.add(socket);
+        socket.pause();
+      }
     },
     get connections() {
       return sockets.size / 2;
