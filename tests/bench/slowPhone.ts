@@ -14,7 +14,7 @@
  * Run: pnpm --filter @webbridge/web build && node --import tsx tests/bench/slowPhone.ts
  * (`--rates 6` measures one rate; WEBBRIDGE_BENCH_WEB_DIST measures another build.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,18 +67,35 @@ const RECORDERS = `(() => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: 'longtask', buffered: true });
-  window.__keys = [];
-  addEventListener('keydown', (event) => {
-    const pressed = event.timeStamp;
-    addEventListener('input', () => {
-      // The character is on screen once the frame after the input has been painted: a task
-      // posted from that frame's animation callback runs after its paint.
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => window.__keys.push(performance.now() - pressed);
-        channel.port2.postMessage(0);
+  // A long animation frame also counts the style, layout and paint a task caused, which a
+  // key press waits for too; its scripts say where the time went.
+  window.__longFrames = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      window.__longFrames.push({
+        start: e.startTime,
+        duration: e.duration,
+        blocking: e.blockingDuration,
+        render: e.duration - (e.renderStart ? e.renderStart - e.startTime : e.duration),
+        scripts: e.scripts.map((s) => \`\${Math.round(s.duration)}ms \${s.invoker} \${s.sourceFunctionName}@\${s.sourceURL.split('/').pop()}:\${s.sourceCharPosition}\`),
       });
-    }, { once: true, capture: true });
+  }).observe({ type: 'long-animation-frame', buffered: true });
+  window.__keys = [];
+  // The latest key pressed; a key that types nothing (Enter sending the message) is replaced
+  // by the next one, so it is not measured up to the next character.
+  let pressed;
+  addEventListener('keydown', (event) => { pressed = event.timeStamp; }, true);
+  addEventListener('input', () => {
+    if (pressed === undefined) return;
+    const from = pressed;
+    pressed = undefined;
+    // The character is on screen once the frame after the input has been painted: a task
+    // posted from that frame's animation callback runs after its paint.
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => window.__keys.push(performance.now() - from);
+      channel.port2.postMessage(0);
+    });
   }, true);
 })()`;
 
@@ -86,6 +103,7 @@ interface Measured {
   readonly lastVisibleMs: number;
   readonly longestTaskMs: number;
   readonly tasksOver100: number;
+  readonly longestFrameMs: number;
   readonly keyP90: number;
   readonly keyMax: number;
   readonly heapMiB: number;
@@ -134,12 +152,19 @@ async function measure(
 
   let longestTaskMs = 0;
   let tasksOver100 = 0;
+  let longestFrameMs = 0;
   let keys: number[] = [];
   if (stream) {
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill(`>${streamedReply(400)}`);
     await box.press('Enter');
     await page.locator('.message-assistant.status-streaming .body').waitFor({ timeout: 60_000 });
+    const profiling = process.env.WEBBRIDGE_BENCH_PROFILE;
+    if (profiling) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const from = Number(await page.evaluate('performance.now()'));
     await box.focus();
     for (let i = 0; i < KEYS; i++) {
@@ -147,11 +172,30 @@ async function measure(
       await page.evaluate('new Promise((r) => setTimeout(r, 150))');
     }
     const to = Number(await page.evaluate('performance.now()'));
+    if (profiling) {
+      const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
+      writeFileSync(profiling, JSON.stringify(profile));
+    }
     const tasks = (await page.evaluate('window.__longTasks')) as { start: number; duration: number }[];
     const during = tasks.filter((t) => t.start >= from && t.start <= to);
     longestTaskMs = Math.max(0, ...during.map((t) => t.duration));
     tasksOver100 = during.filter((t) => t.duration > 100).length;
+    const frames = (
+      (await page.evaluate('window.__longFrames')) as {
+        start: number;
+        duration: number;
+        render: number;
+        scripts: string[];
+      }[]
+    ).filter((f) => f.start >= from && f.start <= to);
+    longestFrameMs = Math.max(0, ...frames.map((f) => f.duration));
+    if (process.env.WEBBRIDGE_BENCH_FRAMES)
+      for (const f of frames.sort((a, b) => b.duration - a.duration).slice(0, 8))
+        console.log(
+          `frame ${Math.round(f.duration)} ms (render ${Math.round(f.render)} ms): ${f.scripts.join('; ')}`,
+        );
     keys = (await page.evaluate('window.__keys')) as number[];
+    if (process.env.WEBBRIDGE_BENCH_FRAMES) console.log(`keys (ms): ${keys.map(Math.round).join(' ')}`);
     await host.controller.executor.run(() => host.controller.messages.stop());
   }
   await cdp.send('HeapProfiler.collectGarbage');
@@ -164,6 +208,7 @@ async function measure(
     lastVisibleMs,
     longestTaskMs,
     tasksOver100,
+    longestFrameMs,
     keyP90: quantile(keys, 0.9),
     keyMax: Math.max(0, ...keys),
     heapMiB: usedSize / 2 ** 20,
@@ -199,7 +244,7 @@ async function main(): Promise<void> {
     const rows: Record<string, string | number>[] = [];
     for (const rate of rates) {
       await controller.executor.run(() => controller.conversations.selectConversation(short));
-      const small = await measure(browser, host, rate, false);
+      const small = await measure(browser, host, rate, !!process.env.WEBBRIDGE_BENCH_SMALL_STREAM);
       await controller.executor.run(() => controller.conversations.selectConversation(long));
       const big = await measure(browser, host, rate, true);
       const allowedMiB = 1.5 * small.heapMiB + textBytes / 2 ** 20;
@@ -208,6 +253,7 @@ async function main(): Promise<void> {
         'last message visible (ms)': Math.round(big.lastVisibleMs),
         'longest task (ms)': Math.round(big.longestTaskMs),
         'tasks > 100 ms': big.tasksOver100,
+        'longest frame (ms)': Math.round(big.longestFrameMs),
         'key→paint p90 (ms)': Math.round(big.keyP90),
         'key→paint max (ms)': Math.round(big.keyMax),
         'heap 2,000 (MiB)': Number(big.heapMiB.toFixed(1)),
