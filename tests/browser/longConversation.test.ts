@@ -35,16 +35,32 @@ describe('a long conversation in Chromium', () => {
     await h?.close(true);
   });
 
-  it('opens at the latest message, then holds every message with the view kept at the bottom', async () => {
+  it('opens at the latest message with only the messages near the screen in the page, and scrolls to the first', async () => {
     const { page, problems, context } = await openConnected(browser, h);
     await page.locator('.message-list[aria-busy="false"]').waitFor();
-    expect(await page.locator('.message').count()).toBe(MESSAGES);
     await frames(page);
+    // Windowed: a screen of messages and a margin, not all 600.
+    const drawn = await page.locator('.message').count();
+    expect(drawn).toBeGreaterThan(3);
+    expect(drawn).toBeLessThan(60);
     expect(await fromBottom(page)).toBeLessThan(2);
-    expect(await page.locator('.message').last().isVisible()).toBe(true);
-    const lastId = h.host.controller.readState().conversations.messages.at(-1)?.id ?? '';
-    expect(await page.locator('.message').last().getAttribute('data-message-id')).toBe(lastId);
+    const { messages } = h.host.controller.readState().conversations;
+    const last = page.locator('.message').last();
+    expect(await last.isVisible()).toBe(true);
+    expect(await last.getAttribute('data-message-id')).toBe(messages.at(-1)?.id);
+    expect(await last.getAttribute('aria-posinset')).toBe(String(MESSAGES));
+    expect(await last.getAttribute('aria-setsize')).toBe(String(MESSAGES));
     await shot(page, 'desktop-long-conversation');
+    // The scroll bar spans the whole conversation: at its top is the first message.
+    await expect
+      .poll(async () => {
+        await page.evaluate("document.querySelector('.messages').scrollTop = 0");
+        await frames(page);
+        return page.locator('.message').first().getAttribute('data-message-id');
+      })
+      .toBe(messages[0]?.id);
+    expect(await page.locator('.message').first().getAttribute('aria-posinset')).toBe('1');
+    expect(await page.locator('.message').count()).toBeLessThan(60);
     expect(problems).toEqual([]);
     await context.close();
   });
