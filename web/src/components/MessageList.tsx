@@ -132,6 +132,8 @@ function useKeyOf(messages: readonly Message[]): (index: number) => string | num
 }
 
 function sameIds(a: readonly Message[], b: readonly Message[]): boolean {
+  // The same list (the virtualizer's own renders as it measures): nothing to compare.
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && a[i]?.id !== b[i]?.id) return false;
   return true;
