@@ -57,6 +57,9 @@ export function MessageList({ snapshot }: MessageListProps) {
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: AT_END,
+    // A size change is applied in the next frame, not inside the ResizeObserver's delivery:
+    // re-rendering there (the list's paddings) made the browser report a ResizeObserver loop.
+    useAnimationFrameWithResizeObserver: true,
     onChange: (instance) => {
       const isAway = !instance.isAtEnd(AT_END);
       setAway((was) => (was === isAway ? was : isAway));
