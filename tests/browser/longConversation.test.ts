@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestHost } from '../support/testHost';
+import { TEST_CODE, type TestHost } from '../support/testHost';
 import { assertWebBuilt, DESKTOP, launchBrowser, openConnected, PHONE, shot } from './browserHarness';
 import { seedConversation, startScriptedHost } from './scriptedModel';
 
@@ -62,6 +62,27 @@ describe('a long conversation in Chromium', () => {
     expect(await page.locator('.message').first().getAttribute('aria-posinset')).toBe('1');
     expect(await page.locator('.message').count()).toBeLessThan(60);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('draws the end from its first render, never the first messages of the conversation', async () => {
+    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    // Every message place ever put in the page, from the first render on.
+    await page.addInitScript(`(() => {
+      window.__drawn = [];
+      new MutationObserver((records) => {
+        for (const r of records)
+          for (const n of r.addedNodes)
+            if (n.nodeType === 1 && n.matches('.message')) window.__drawn.push(Number(n.getAttribute('aria-posinset')));
+      }).observe(document, { subtree: true, childList: true });
+    })()`);
+    await page.goto(`${h.url}/#code=${TEST_CODE}`);
+    await page.locator('.message-list[aria-busy="false"]').waitFor();
+    await frames(page);
+    const drawn = (await page.evaluate('window.__drawn')) as number[];
+    expect(drawn.length).toBeGreaterThan(0);
+    expect(Math.min(...drawn)).toBeGreaterThan(MESSAGES - 60);
     await context.close();
   });
 

@@ -70,7 +70,10 @@ describe(`a long conversation in ${engine}`, () => {
     await page.fill(MESSAGE_BOX, LONG_REPLY_PROMPT);
     await page.press(MESSAGE_BOX, 'Enter');
     await page.waitFor('.message-assistant.status-streaming');
-    await waitUntil('the reply to finish', async () => (await page!.count('.message-assistant.status-streaming')) === 0);
+    await waitUntil(
+      'the reply to finish',
+      async () => (await page!.count('.message-assistant.status-streaming')) === 0,
+    );
     await page.evaluate(SETTLE);
     expect(await page.evaluate<number>(FROM_END)).toBeLessThan(2);
     expect(await page.evaluate<number>(placeOf('last'))).toBe(MESSAGES + 2);

@@ -42,12 +42,19 @@ export function MessageList({ snapshot }: MessageListProps) {
   // True until the list has opened at its end: tests and the benchmark wait for it.
   const [opening, setOpening] = useState(true);
 
+  const estimate = (index: number) => {
+    const message = messages[index];
+    return message ? estimateMessageHeight(message, scroller.current?.clientWidth ?? innerWidth) : 0;
+  };
   const list = useVirtualizer<HTMLDivElement, HTMLLIElement>({
     count: messages.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (index) => {
-      const message = messages[index];
-      return message ? estimateMessageHeight(message, scroller.current?.clientWidth ?? innerWidth) : 0;
+    estimateSize: estimate,
+    // The first render already draws the end (from the guesses), not the first messages.
+    initialOffset: () => {
+      let total = GAP;
+      for (let i = 0; i < messages.length; i++) total += estimate(i) + GAP;
+      return Math.max(0, total - innerHeight);
     },
     getItemKey: useKeyOf(messages),
     gap: GAP,
