@@ -27,18 +27,24 @@ export interface MessageListProps {
  * from its length where not). A streamed word thus costs the same in a conversation of 20 or
  * 2,000 messages, and so does the page's memory (see docs/DECISIONS.md, "The message list").
  *
- * TanStack Virtual keeps the positions: it measures each drawn message as it changes size,
- * holds what is on screen still when a message above it takes its real height, and, anchored
- * to the end, follows a growing reply and new messages while the view is at the end, and
- * stops once the person scrolls up to read. Every message says its place in the whole list
+ * TanStack Virtual keeps the window's positions: it measures each drawn message as it changes
+ * size and holds what is on screen still when a message above it takes its real height. The
+ * list itself follows the end while a reply grows and new messages arrive, from the page's own
+ * measure of the end, until the person scrolls up to read. Every message says its place in the whole list
  * (aria-posinset / aria-setsize), so a screen reader announces "message 12 of 2,000".
  * Mount it with `key={conversationId}` so that another conversation starts over.
  */
 export function MessageList({ snapshot }: MessageListProps) {
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
-  const { messages, run } = snapshot.conversations;
+  const listRef = useRef<HTMLOListElement>(null);
+  const pinned = useRef(true);
+  // Where following the reply last put the scroll position. The browser reports a scroll a
+  // frame late: a person's scroll up that arrives with a streamed word would otherwise be
+  // undone by following before its scroll event says they left the end.
+  const followedTo = useRef<number | undefined>(undefined);
   const [away, setAway] = useState(false);
+  const { messages, run } = snapshot.conversations;
   // True until the list has opened at its end: tests and the benchmark wait for it.
   const [opening, setOpening] = useState(true);
 
@@ -61,44 +67,82 @@ export function MessageList({ snapshot }: MessageListProps) {
     paddingStart: GAP,
     paddingEnd: GAP,
     overscan: OVERSCAN,
-    anchorTo: 'end',
-    followOnAppend: true,
-    scrollEndThreshold: AT_END,
     // A size change is applied in the next frame, not inside the ResizeObserver's delivery:
     // re-rendering there (the list's paddings) made the browser report a ResizeObserver loop.
     useAnimationFrameWithResizeObserver: true,
-    onChange: (instance) => {
-      const isAway = !instance.isAtEnd(AT_END);
-      setAway((was) => (was === isAway ? was : isAway));
-    },
   });
 
-  // Opens at the latest message. The virtualizer keeps at it while heights replace guesses.
+  // While the view follows the end, a message above it taking its measured height must not
+  // move the scroll position (following does, to the new end; the virtualizer's correction
+  // would read as the person scrolling away). Otherwise the virtualizer's own rule: hold what
+  // is on screen still.
+  list.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
+    if (pinned.current) return false;
+    const offset = instance.scrollOffset ?? 0;
+    return instance.itemSizeCache.has(item.key)
+      ? item.end <= offset && instance.scrollDirection !== 'backward'
+      : item.start < offset;
+  };
+
+  // Keeps the end in view while pinned, from the page's own measure of it (scrollHeight), so
+  // a guess or a rounding in the virtualizer's model never leaves the view short of the end.
+  // Above where following left it, and not merely held at the end of a list that got
+  // shorter: the person scrolled away, and the scroll event has not arrived yet.
+  const follow = () => {
+    const el = scroller.current;
+    if (!el || !pinned.current) return;
+    const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+    if (followedTo.current !== undefined && el.scrollTop < followedTo.current - 1 && !atEnd) {
+      pinned.current = false;
+      setAway(true);
+      return;
+    }
+    el.scrollTop = el.scrollHeight;
+    followedTo.current = el.scrollTop;
+  };
+  const last = messages.at(-1);
+  useLayoutEffect(follow, [messages.length, last?.text, snapshot.approvals]);
+
+  // The end also moves without a render of this list: a message taking its measured height in
+  // place of its guess, an image that loads, code highlighted or math typeset later.
   const hasList = messages.length > 0;
   useLayoutEffect(() => {
-    if (!hasList) return;
-    list.scrollToEnd();
+    const content = listRef.current;
+    if (!hasList || !content) return;
+    // `follow` reads only refs and a state setter, so the first render's copy serves for good.
+    const observer = new ResizeObserver(follow);
+    observer.observe(content);
     setOpening(false);
+    return () => observer.disconnect();
   }, [hasList]);
 
   const items = list.getVirtualItems();
   const first = items[0];
-  const last = items.at(-1);
-  const lastMessage = messages.at(-1);
+  const lastItem = items.at(-1);
   const lastReply = messages.findLast((m) => m.role === 'assistant');
   return (
-    <div class="messages" ref={scroller}>
+    <div
+      class="messages"
+      ref={scroller}
+      onScroll={(event) => {
+        const el = event.currentTarget;
+        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < AT_END;
+        if (pinned.current) followedTo.current = el.scrollTop;
+        if (away === pinned.current) setAway(!pinned.current);
+      }}
+    >
       {messages.length === 0 ? (
         <p class="empty">{t('noMessages')}</p>
       ) : (
         <IdleContext.Provider value={run.state === 'idle'}>
           <ol
+            ref={listRef}
             class="message-list"
             aria-label={t('messages')}
             aria-busy={opening}
             style={{
               paddingTop: `${first?.start ?? 0}px`,
-              paddingBottom: `${last ? list.getTotalSize() - last.end : 0}px`,
+              paddingBottom: `${lastItem ? list.getTotalSize() - lastItem.end : 0}px`,
             }}
           >
             {items.map(({ index }) => {
@@ -108,7 +152,7 @@ export function MessageList({ snapshot }: MessageListProps) {
                 <MessageItem
                   key={message.id}
                   message={message}
-                  isLast={message === lastMessage}
+                  isLast={message === last}
                   isLastReply={message === lastReply}
                   approvals={message.status === 'waiting' ? snapshot.approvals : NONE}
                   index={index}
@@ -120,7 +164,18 @@ export function MessageList({ snapshot }: MessageListProps) {
           </ol>
         </IdleContext.Provider>
       )}
-      {away && run.state !== 'idle' && <JumpToLatest onJump={() => list.scrollToEnd()} />}
+      {away && run.state !== 'idle' && (
+        <JumpToLatest
+          onJump={() => {
+            const el = scroller.current;
+            if (!el) return;
+            pinned.current = true;
+            setAway(false);
+            el.scrollTop = el.scrollHeight;
+            followedTo.current = el.scrollTop;
+          }}
+        />
+      )}
     </div>
   );
 }
