@@ -145,8 +145,18 @@ async function measure(
   await cdp.send('Performance.enable');
   await page.addInitScript(RECORDERS);
   const lastId = host.controller.readState().conversations.messages.at(-1)?.id ?? '';
+  const profilingOpen = stream && process.env.WEBBRIDGE_BENCH_PROFILE_OPEN;
+  if (profilingOpen) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   await page.goto(`${host.url}/#code=${CODE}`);
   const lastVisibleMs = await whenVisible(page, lastId);
+  if (profilingOpen) {
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
+    writeFileSync(profilingOpen, JSON.stringify(profile));
+  }
   await page.locator('.message-list[aria-busy="false"]').waitFor({ timeout: 120_000 });
   await page.evaluate('new Promise((r) => setTimeout(r, 1000))');
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestHost } from '../support/testHost';
+import { TEST_CODE, type TestHost } from '../support/testHost';
 import { assertWebBuilt, DESKTOP, launchBrowser, openConnected, PHONE, shot } from './browserHarness';
 import { seedConversation, startScriptedHost } from './scriptedModel';
 
@@ -35,17 +35,54 @@ describe('a long conversation in Chromium', () => {
     await h?.close(true);
   });
 
-  it('opens at the latest message, then holds every message with the view kept at the bottom', async () => {
+  it('opens at the latest message with only the messages near the screen in the page, and scrolls to the first', async () => {
     const { page, problems, context } = await openConnected(browser, h);
     await page.locator('.message-list[aria-busy="false"]').waitFor();
-    expect(await page.locator('.message').count()).toBe(MESSAGES);
     await frames(page);
+    // Windowed: a screen of messages and a margin, not all 600.
+    const drawn = await page.locator('.message').count();
+    expect(drawn).toBeGreaterThan(3);
+    expect(drawn).toBeLessThan(60);
     expect(await fromBottom(page)).toBeLessThan(2);
-    expect(await page.locator('.message').last().isVisible()).toBe(true);
-    const lastId = h.host.controller.readState().conversations.messages.at(-1)?.id ?? '';
-    expect(await page.locator('.message').last().getAttribute('data-message-id')).toBe(lastId);
+    const { messages } = h.host.controller.readState().conversations;
+    const last = page.locator('.message').last();
+    expect(await last.isVisible()).toBe(true);
+    expect(await last.getAttribute('data-message-id')).toBe(messages.at(-1)?.id);
+    expect(await last.getAttribute('aria-posinset')).toBe(String(MESSAGES));
+    expect(await last.getAttribute('aria-setsize')).toBe(String(MESSAGES));
     await shot(page, 'desktop-long-conversation');
+    // The scroll bar spans the whole conversation: at its top is the first message.
+    await expect
+      .poll(async () => {
+        await page.evaluate("document.querySelector('.messages').scrollTop = 0");
+        await frames(page);
+        return page.locator('.message').first().getAttribute('data-message-id');
+      })
+      .toBe(messages[0]?.id);
+    expect(await page.locator('.message').first().getAttribute('aria-posinset')).toBe('1');
+    expect(await page.locator('.message').count()).toBeLessThan(60);
     expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('draws the end from its first render, never the first messages of the conversation', async () => {
+    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    // Every message place ever put in the page, from the first render on.
+    await page.addInitScript(`(() => {
+      window.__drawn = [];
+      new MutationObserver((records) => {
+        for (const r of records)
+          for (const n of r.addedNodes)
+            if (n.nodeType === 1 && n.matches('.message')) window.__drawn.push(Number(n.getAttribute('aria-posinset')));
+      }).observe(document, { subtree: true, childList: true });
+    })()`);
+    await page.goto(`${h.url}/#code=${TEST_CODE}`);
+    await page.locator('.message-list[aria-busy="false"]').waitFor();
+    await frames(page);
+    const drawn = (await page.evaluate('window.__drawn')) as number[];
+    expect(drawn.length).toBeGreaterThan(0);
+    expect(Math.min(...drawn)).toBeGreaterThan(MESSAGES - 60);
     await context.close();
   });
 

@@ -122,24 +122,27 @@ export async function sendAndWaitForReply(
 ): Promise<void> {
   const timeout = options.timeoutMs ?? 20_000;
   const box = page.getByRole('textbox', { name: 'Message' });
-  // A long conversation adds its earlier messages above in steps: count them all.
   await page.locator('.message-list[aria-busy="false"]').waitFor({ timeout });
-  const before = await page.locator('.message-assistant').count();
+  // The list holds only the messages near the screen: the reply is the one after the last
+  // message the conversation has now (by its place in the whole, aria-posinset).
+  const lastPlace = `(() => { const all = document.querySelectorAll('.message'); return all.length === 0 ? 0 : Number(all[all.length - 1].getAttribute('aria-posinset')); })()`;
+  const before = Number(await page.evaluate(lastPlace));
   await box.fill(text);
   // The box grows to fit the text in the next frames; let that happen before `beforeEnter`.
   await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
   await options.beforeEnter?.();
   await box.press('Enter');
-  await page.locator('.message-assistant').nth(before).waitFor({ timeout });
+  await page.locator(`.message-assistant[aria-posinset="${before + 2}"]`).waitFor({ timeout });
   await page.waitForFunction(
-    (index: number) => {
+    (place: number) => {
       const g = globalThis as unknown as PageGlobals;
       return (
-        g.document.querySelectorAll('.message-assistant')[index]?.classList.contains('status-complete') ===
-        true
+        g.document
+          .querySelector(`.message-assistant[aria-posinset="${place}"]`)
+          ?.classList.contains('status-complete') === true
       );
     },
-    before,
+    before + 2,
     { timeout, polling: 50 },
   );
 }

@@ -58,14 +58,15 @@ describe('attaching on a phone, in Chromium', () => {
     const box = page.getByRole('textbox', { name: 'Message' });
     const send = page.getByRole('button', { name: 'Send', exact: true });
     for (let i = 0; i < 6; i++) {
-      const before = await page.locator('.message-user').count();
+      // The list holds only the messages near the screen: wait for this one by its text.
+      const sentText = `picture ${i}`;
       await page
         .locator('input[type=file]')
         .setInputFiles([{ name: `shot-${i}.png`, mimeType: 'image/png', buffer: makeNoisePng(64, 64) }]);
-      await box.fill(`picture ${i}`);
+      await box.fill(sentText);
       // Sent the moment the page allows it.
       await send.click();
-      await page.locator('.message-user').nth(before).waitFor();
+      await page.locator('.message-user', { hasText: sentText }).waitFor();
       await expect.poll(() => page.locator('.pending .chip').count(), { timeout: 5_000 }).toBe(0);
     }
     const sent = (await getState(h)).conversations.messages.filter((m) => m.role === 'user');

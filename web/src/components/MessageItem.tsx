@@ -21,6 +21,11 @@ export interface MessageItemProps {
   readonly isLastReply: boolean;
   /** The pending approvals, for a message that waits on one (else an empty list). */
   readonly approvals: readonly Approval[];
+  /** Its place in the whole conversation (from 0), of `setSize` messages. */
+  readonly index: number;
+  readonly setSize: number;
+  /** Told the message's element as it is drawn and removed: the list measures it. */
+  readonly measure: (element: HTMLLIElement | null) => void;
 }
 
 const ROLE: { readonly [R in Message['role']]: MessageKey } = {
@@ -48,6 +53,9 @@ export const MessageItem = pure(function MessageItem({
   isLast,
   isLastReply,
   approvals,
+  index,
+  setSize,
+  measure,
 }: MessageItemProps) {
   const session = useSession();
   const { t, format } = useI18n();
@@ -58,13 +66,14 @@ export const MessageItem = pure(function MessageItem({
   const waitingOn = message.status === 'waiting' ? approvals.filter((a) => a.messageId === message.id) : [];
 
   return (
-    // An explicit item of the list of messages, also inside a chunk's box (role none; see
-    // MessageChunk), where an implicit one would turn presentational with its box.
+    // The list holds only the messages near the screen: each says where it is in the whole.
     <li
-      // biome-ignore lint/a11y/noRedundantRoles: inside a chunk's box (role none) the implicit role turns presentational
-      role="listitem"
+      ref={measure}
       class={`message message-${message.role} status-${message.status}`}
       data-message-id={message.id}
+      data-index={index}
+      aria-posinset={index + 1}
+      aria-setsize={setSize}
       aria-busy={message.status === 'streaming'}
     >
       <div class="message-head">

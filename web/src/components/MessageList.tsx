@@ -1,24 +1,19 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
-import { whenIdle } from '../render/whenIdle';
+import { estimateMessageHeight } from '../render/estimateMessageHeight';
+import { useVirtualizer } from '../render/useVirtualizer';
 import { IdleContext } from '../state/IdleContext';
-import type { Snapshot } from '../state/types';
+import type { Approval, Message, Snapshot } from '../state/types';
 import { JumpToLatest } from './JumpToLatest';
-import { EAGER_MESSAGES, MessageChunk } from './MessageChunk';
+import { MessageItem } from './MessageItem';
 
-/** How many of the latest messages the first render shows. */
-export const FIRST_RENDER = 40;
-/** How many earlier messages each later step adds, while the browser is idle. */
-export const RENDER_STEP = 200;
-/**
- * Messages per chunk of the list. A streamed word renders the list again: each chunk compares
- * its messages by identity and only the changed one renders, so the cost of a word grows with
- * the number of chunks (40 for 2,000 messages), not of messages (Preact diffed all 2,000).
- * Chunks two or more chunks above the end are boxes the browser skips whole while off screen
- * (content-visibility): the layout after a word then walks ~40 boxes and the latest messages,
- * not 2,000 (figures in docs/PERFORMANCE.md).
- */
-const CHUNK = 50;
+const NONE: readonly Approval[] = [];
+/** Space between two messages, and above the first and below the last, in CSS px. */
+const GAP = 16;
+/** Messages drawn beyond each edge of the screen, so that scrolling shows them already drawn. */
+const OVERSCAN = 6;
+/** How near the end (CSS px) still counts as "at the latest message". */
+const AT_END = 48;
 
 /** Props of {@link MessageList}. */
 export interface MessageListProps {
@@ -26,18 +21,23 @@ export interface MessageListProps {
 }
 
 /**
- * The current branch of the conversation. Follows the bottom while a reply streams, unless
- * the person scrolled up to read.
+ * The current branch of the conversation, windowed: only the messages on screen and a few
+ * beyond each edge are in the page, whatever the length of the conversation, between two
+ * paddings that stand for the others (measured heights where a message was drawn, a guess
+ * from its length where not). A streamed word thus costs the same in a conversation of 20 or
+ * 2,000 messages, and so does the page's memory (see docs/DECISIONS.md, "The message list").
  *
- * A long conversation opens at its latest messages at once; the earlier ones are added above
- * in steps while the browser is idle, so no step blocks the page for long, and scroll
- * anchoring keeps what is on screen in place. Mount it with `key={conversationId}` so that
- * another conversation starts over.
+ * TanStack Virtual keeps the window's positions: it measures each drawn message as it changes
+ * size and holds what is on screen still when a message above it takes its real height. The
+ * list itself follows the end while a reply grows and new messages arrive, from the page's own
+ * measure of the end, until the person scrolls up to read. Every message says its place in the whole list
+ * (aria-posinset / aria-setsize), so a screen reader announces "message 12 of 2,000".
+ * Mount it with `key={conversationId}` so that another conversation starts over.
  */
 export function MessageList({ snapshot }: MessageListProps) {
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
-  const list = useRef<HTMLOListElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
   const pinned = useRef(true);
   // Where following the reply last put the scroll position. The browser reports a scroll a
   // frame late: a person's scroll up that arrives with a streamed word would otherwise be
@@ -45,14 +45,49 @@ export function MessageList({ snapshot }: MessageListProps) {
   const followedTo = useRef<number | undefined>(undefined);
   const [away, setAway] = useState(false);
   const { messages, run } = snapshot.conversations;
-  const [notYet, setNotYet] = useState(() => Math.max(0, messages.length - FIRST_RENDER));
-  // Never hide the latest messages, even when a branch switch made the list shorter.
-  const start = Math.min(notYet, Math.max(0, messages.length - FIRST_RENDER));
-  const last = messages.at(-1);
+  // True until the list has opened at its end: tests and the benchmark wait for it.
+  const [opening, setOpening] = useState(true);
 
-  // Keeps the end in view while pinned. Above where following left it, and not merely held
-  // at the end of a list that got shorter: the person scrolled away, and the scroll event has
-  // not arrived yet.
+  const estimate = (index: number) => {
+    const message = messages[index];
+    return message ? estimateMessageHeight(message, scroller.current?.clientWidth ?? innerWidth) : 0;
+  };
+  const list = useVirtualizer<HTMLDivElement, HTMLLIElement>({
+    count: messages.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: estimate,
+    // The first render already draws the end (from the guesses), not the first messages.
+    initialOffset: () => {
+      let total = GAP;
+      for (let i = 0; i < messages.length; i++) total += estimate(i) + GAP;
+      return Math.max(0, total - innerHeight);
+    },
+    getItemKey: useKeyOf(messages),
+    gap: GAP,
+    paddingStart: GAP,
+    paddingEnd: GAP,
+    overscan: OVERSCAN,
+    // A size change is applied in the next frame, not inside the ResizeObserver's delivery:
+    // re-rendering there (the list's paddings) made the browser report a ResizeObserver loop.
+    useAnimationFrameWithResizeObserver: true,
+  });
+
+  // While the view follows the end, a message above it taking its measured height must not
+  // move the scroll position (following does, to the new end; the virtualizer's correction
+  // would read as the person scrolling away). Otherwise the virtualizer's own rule: hold what
+  // is on screen still.
+  list.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
+    if (pinned.current) return false;
+    const offset = instance.scrollOffset ?? 0;
+    return instance.itemSizeCache.has(item.key)
+      ? item.end <= offset && instance.scrollDirection !== 'backward'
+      : item.start < offset;
+  };
+
+  // Keeps the end in view while pinned, from the page's own measure of it (scrollHeight), so
+  // a guess or a rounding in the virtualizer's model never leaves the view short of the end.
+  // Above where following left it, and not merely held at the end of a list that got
+  // shorter: the person scrolled away, and the scroll event has not arrived yet.
   const follow = () => {
     const el = scroller.current;
     if (!el || !pinned.current) return;
@@ -65,28 +100,25 @@ export function MessageList({ snapshot }: MessageListProps) {
     el.scrollTop = el.scrollHeight;
     followedTo.current = el.scrollTop;
   };
-  useLayoutEffect(follow, [messages, last?.text, snapshot.approvals, start]);
+  const last = messages.at(-1);
+  useLayoutEffect(follow, [messages.length, last?.text, snapshot.approvals]);
 
-  // The end also moves without a render of this list: a message drawn at its real height in
-  // place of its estimate (content-visibility), an image that loads, code highlighted or math
-  // typeset later. Without this, on a loaded machine the latest messages' real heights came a
-  // frame after the list had followed, a scroll event then said the end was far below, and
-  // the conversation opened 1536 px above its latest message.
+  // The end also moves without a render of this list: a message taking its measured height in
+  // place of its guess, an image that loads, code highlighted or math typeset later.
   const hasList = messages.length > 0;
   useLayoutEffect(() => {
-    const content = list.current;
+    const content = listRef.current;
     if (!hasList || !content) return;
     // `follow` reads only refs and a state setter, so the first render's copy serves for good.
     const observer = new ResizeObserver(follow);
     observer.observe(content);
+    setOpening(false);
     return () => observer.disconnect();
   }, [hasList]);
 
-  useEffect(() => {
-    if (start === 0) return;
-    return whenIdle(() => setNotYet(Math.max(0, start - RENDER_STEP)));
-  }, [start]);
-
+  const items = list.getVirtualItems();
+  const first = items[0];
+  const lastItem = items.at(-1);
   const lastReply = messages.findLast((m) => m.role === 'assistant');
   return (
     <div
@@ -94,7 +126,7 @@ export function MessageList({ snapshot }: MessageListProps) {
       ref={scroller}
       onScroll={(event) => {
         const el = event.currentTarget;
-        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < AT_END;
         if (pinned.current) followedTo.current = el.scrollTop;
         if (away === pinned.current) setAway(!pinned.current);
       }}
@@ -103,29 +135,32 @@ export function MessageList({ snapshot }: MessageListProps) {
         <p class="empty">{t('noMessages')}</p>
       ) : (
         <IdleContext.Provider value={run.state === 'idle'}>
-          {/* The list role, explicit: the list is checked by its items in the accessibility
-              tree (the chunks' boxes, role none, are transparent there), not by its children. */}
           <ol
-            ref={list}
-            // biome-ignore lint/a11y/noRedundantRoles: checked by its items in the accessibility tree, not its children
-            role="list"
+            ref={listRef}
             class="message-list"
             aria-label={t('messages')}
-            aria-busy={start > 0}
+            aria-busy={opening}
+            style={{
+              paddingTop: `${first?.start ?? 0}px`,
+              paddingBottom: `${lastItem ? list.getTotalSize() - lastItem.end : 0}px`,
+            }}
           >
-            {chunks(start, messages.length).map(([from, to]) => (
-              <MessageChunk
-                key={Math.floor(from / CHUNK)}
-                messages={messages}
-                from={from}
-                to={to}
-                last={last}
-                lastReply={lastReply}
-                approvals={snapshot.approvals}
-                eagerFrom={messages.length - EAGER_MESSAGES}
-                boxed={to - from === CHUNK && to <= messages.length - 2 * CHUNK}
-              />
-            ))}
+            {items.map(({ index }) => {
+              const message = messages[index];
+              if (!message) return null;
+              return (
+                <MessageItem
+                  key={message.id}
+                  message={message}
+                  isLast={message === last}
+                  isLastReply={message === lastReply}
+                  approvals={message.status === 'waiting' ? snapshot.approvals : NONE}
+                  index={index}
+                  setSize={messages.length}
+                  measure={list.measureElement}
+                />
+              );
+            })}
           </ol>
         </IdleContext.Provider>
       )}
@@ -145,10 +180,26 @@ export function MessageList({ snapshot }: MessageListProps) {
   );
 }
 
-/** The chunks covering messages `start` to `end`: fixed boundaries, so a chunk keeps its key. */
-function chunks(start: number, end: number): [number, number][] {
-  const out: [number, number][] = [];
-  for (let from = start; from < end; from = (Math.floor(from / CHUNK) + 1) * CHUNK)
-    out.push([from, Math.min(end, (Math.floor(from / CHUNK) + 1) * CHUNK)]);
-  return out;
+/**
+ * The key of the message at an index, as a function that stays the same while the list holds
+ * the same messages in the same places: the virtualizer lays out every message again when it
+ * changes, which a streamed word (a new list with one message replaced) must not cause.
+ */
+function useKeyOf(messages: readonly Message[]): (index: number) => string | number {
+  const kept = useRef<{ messages: readonly Message[]; keyOf: (index: number) => string | number }>();
+  let current = kept.current;
+  if (current && sameIds(current.messages, messages)) current.messages = messages;
+  else {
+    current = { messages, keyOf: (index) => messages[index]?.id ?? index };
+    kept.current = current;
+  }
+  return current.keyOf;
+}
+
+function sameIds(a: readonly Message[], b: readonly Message[]): boolean {
+  // The same list (the virtualizer's own renders as it measures): nothing to compare.
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && a[i]?.id !== b[i]?.id) return false;
+  return true;
 }
