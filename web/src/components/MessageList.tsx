@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { whenIdle } from '../render/whenIdle';
 import { IdleContext } from '../state/IdleContext';
+import type { RevealRequest } from '../state/revealRequest';
 import type { Snapshot } from '../state/types';
 import { JumpToLatest } from './JumpToLatest';
 import { EAGER_MESSAGES, MessageChunk } from './MessageChunk';
@@ -23,6 +24,8 @@ const CHUNK = 50;
 /** Props of {@link MessageList}. */
 export interface MessageListProps {
   readonly snapshot: Snapshot;
+  /** A message to bring into view (find going to a match); a new `seq` asks again. */
+  readonly reveal?: RevealRequest | null;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface MessageListProps {
  * anchoring keeps what is on screen in place. Mount it with `key={conversationId}` so that
  * another conversation starts over.
  */
-export function MessageList({ snapshot }: MessageListProps) {
+export function MessageList({ snapshot, reveal = null }: MessageListProps) {
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -81,6 +84,14 @@ export function MessageList({ snapshot }: MessageListProps) {
     observer.observe(content);
     return () => observer.disconnect();
   }, [hasList]);
+
+  // Minimal reveal (every message is in the DOM here); the windowed list draws it first.
+  useLayoutEffect(() => {
+    const el = reveal && scroller.current?.querySelector(`[data-message-id="${CSS.escape(reveal.messageId)}"]`);
+    if (!el) return;
+    pinned.current = false;
+    el.scrollIntoView({ block: 'center' });
+  }, [reveal]);
 
   useEffect(() => {
     if (start === 0) return;
