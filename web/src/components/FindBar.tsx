@@ -112,9 +112,8 @@ export function FindBar({ messages, focusSeq, onGo, onClose }: FindBarProps) {
         : t('findCount', { current: format.number(index + 1), total: format.number(total) });
 
   return (
-    <div
+    <search
       class="find-bar"
-      role="search"
       onKeyDown={(event) => {
         if (event.key !== 'Escape') return;
         // Marked as handled: the page's Escape (stop the reply) leaves it alone.
@@ -163,6 +162,6 @@ export function FindBar({ messages, focusSeq, onGo, onClose }: FindBarProps) {
       <button type="button" class="icon" aria-label={t('findClose')} title={t('findClose')} onClick={onClose}>
         <Icon name="close" />
       </button>
-    </div>
+    </search>
   );
 }

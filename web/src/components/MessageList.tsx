@@ -87,7 +87,8 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
 
   // Minimal reveal (every message is in the DOM here); the windowed list draws it first.
   useLayoutEffect(() => {
-    const el = reveal && scroller.current?.querySelector(`[data-message-id="${CSS.escape(reveal.messageId)}"]`);
+    const el =
+      reveal && scroller.current?.querySelector(`[data-message-id="${CSS.escape(reveal.messageId)}"]`);
     if (!el) return;
     pinned.current = false;
     el.scrollIntoView({ block: 'center' });

