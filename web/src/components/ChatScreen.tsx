@@ -44,6 +44,14 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
 
+  // Find is in one conversation: going to another closes it, as a page's find closes when
+  // the page changes.
+  const conversationId = snapshot?.conversationId;
+  useEffect(() => {
+    setFindOpen(false);
+    setFound(null);
+  }, [conversationId]);
+
   // The matches in the message gone to, drawn once the list has it on screen; gone on close.
   useEffect(() => {
     const scroller = document.querySelector('.messages');

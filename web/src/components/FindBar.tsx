@@ -28,6 +28,7 @@ export interface FindBarProps {
 export function FindBar({ messages, focusSeq, onGo, onClose }: FindBarProps) {
   const { t, format } = useI18n();
   const field = useRef<HTMLInputElement>(null);
+  const bar = useRef<HTMLElement>(null);
   const [query, setQuery] = useState('');
   const [matches, setMatches] = useState<readonly FindMatch[] | null>(null);
   const [index, setIndex] = useState(0);
@@ -85,11 +86,15 @@ export function FindBar({ messages, focusSeq, onGo, onClose }: FindBarProps) {
     return () => clearTimeout(timer);
   }, [messages]);
 
-  // Focus is given back to where it was (the button that opened the bar) when the bar goes.
+  // Focus is given back to where it was (the button that opened the bar) when the bar goes
+  // with the focus in it; not when it goes because the person went elsewhere.
   useLayoutEffect(() => {
     const before = document.activeElement;
+    const element = bar.current;
     return () => {
-      if (before instanceof HTMLElement && before.isConnected) before.focus();
+      const now = document.activeElement;
+      const ours = !now || now === document.body || element?.contains(now);
+      if (ours && before instanceof HTMLElement && before.isConnected) before.focus();
     };
   }, []);
   useLayoutEffect(() => {
@@ -113,6 +118,7 @@ export function FindBar({ messages, focusSeq, onGo, onClose }: FindBarProps) {
 
   return (
     <search
+      ref={bar}
       class="find-bar"
       onKeyDown={(event) => {
         if (event.key !== 'Escape') return;
