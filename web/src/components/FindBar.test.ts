@@ -47,7 +47,10 @@ describe('FindBar', () => {
     });
     return event;
   };
-  const wait = () => act(() => vi.advanceTimersByTime(FIND_DEBOUNCE_MS + 10));
+  const wait = () =>
+    act(() => {
+      vi.advanceTimersByTime(FIND_DEBOUNCE_MS + 10);
+    });
   const lastGo = () => onGo.mock.calls.at(-1);
 
   it('takes the focus, and searches once typing pauses, going to the latest match', () => {
