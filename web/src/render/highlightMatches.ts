@@ -53,7 +53,7 @@ export function highlightMatches(
   const apply = (message: Element, scroll: boolean) => {
     if (shown && shown !== message) shown.classList.remove(FALLBACK);
     shown = message;
-    const ranges = needle === '' ? [] : rangesOf(fold_(message), needle);
+    const ranges = needle === '' ? [] : rangesOf(foldedBodies(message), needle);
     const mark = ranges[Math.min(current, ranges.length - 1)];
     if (supportsHighlights()) {
       CSS.highlights.set(MATCH, new Highlight(...ranges.filter((range) => range !== mark)));
@@ -102,7 +102,7 @@ function supportsHighlights(): boolean {
  * The text a person reads in the message's bodies (not its role, time or buttons, which are
  * not part of its text), folded one character at a time so a match maps back to the DOM.
  */
-function fold_(message: Element): Folded {
+function foldedBodies(message: Element): Folded {
   const folded: Folded = { text: '', node: [], start: [], end: [] };
   let text = '';
   for (const body of message.querySelectorAll('.body')) {
