@@ -103,6 +103,12 @@ describe('accessibility by axe-core in Chromium: 0 serious or critical findings'
           await check('shortcuts');
           await page.keyboard.press('Escape');
 
+          await page.getByRole('button', { name: 'Find in this conversation' }).click();
+          await page.locator('.find-field').fill('plan');
+          await page.locator('.find-count', { hasText: 'of' }).waitFor();
+          await check('find');
+          await page.keyboard.press('Escape');
+
           if (screen === 'phone') {
             await page.getByRole('button', { name: 'Open menu' }).click();
             await page.waitForTimeout(300);

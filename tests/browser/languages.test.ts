@@ -186,6 +186,18 @@ describe('languages in Chromium', () => {
       await connect(page, 'رمز الوصول', 'اتصال');
       await say(page, 'رسالة', 'مرحبًا! هذه رسالة بالعربية مع `code` و**نص عريض**.');
       await shot(page, 'phone-ar-dark-chat');
+      // Find in the conversation: its count in Arabic digits, its field at the right.
+      await page.getByRole('button', { name: 'البحث في هذه المحادثة' }).click();
+      await page.locator('.find-field').fill('رسالة');
+      const count = await page.evaluate(() => {
+        const n = new Intl.NumberFormat('ar');
+        return `${n.format(2)} من ${n.format(2)}`;
+      });
+      await expect.poll(() => page.locator('.find-count').textContent()).toBe(count);
+      const field = await page.locator('.find-field').boundingBox();
+      const close = await page.getByRole('button', { name: 'إغلاق البحث' }).boundingBox();
+      expect(field && close && field.x > close.x).toBe(true);
+      await shot(page, 'phone-ar-dark-find');
       expect(problems).toEqual([]);
     } finally {
       await context.close();

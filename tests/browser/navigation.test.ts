@@ -122,9 +122,16 @@ describe('moving around in Chromium: jump to latest, search, shortcuts', () => {
       const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
       await help.waitFor();
       const text = await help.textContent();
-      for (const label of ['New chat', 'Write a message', 'Stop the reply', 'Show these shortcuts'])
+      for (const label of [
+        'New chat',
+        'Write a message',
+        'Find in this conversation',
+        'Stop the reply',
+        'Show these shortcuts',
+      ])
         expect(text).toContain(label);
       expect(text).toMatch(/Ctrl\s*\+\s*Shift\s*\+\s*O/);
+      expect(text).toMatch(/Ctrl\s*\+\s*F/);
       await shot(page, 'desktop-shortcuts');
       await page.keyboard.press('Escape');
       await help.waitFor({ state: 'detached' });
@@ -138,6 +145,16 @@ describe('moving around in Chromium: jump to latest, search, shortcuts', () => {
       await page.keyboard.press('/');
       expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Message');
       expect(await page.getByRole('textbox', { name: 'Message' }).inputValue()).toBe('');
+
+      // Ctrl+F from the composer opens find with its field focused; Esc goes back.
+      await page.keyboard.press('Control+F');
+      await page.locator('.find-bar').waitFor();
+      expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe(
+        'Find in this conversation',
+      );
+      await page.keyboard.press('Escape');
+      await page.locator('.find-bar').waitFor({ state: 'detached' });
+      expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe('Message');
 
       const before = await getState(h);
       await page.keyboard.press('Control+Shift+O');

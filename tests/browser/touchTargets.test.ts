@@ -63,6 +63,13 @@ describe('touch targets on a phone, in Chromium', () => {
     await page.evaluate("document.querySelector('.messages').scrollTop = 0");
     found.top = await smallTargets(page);
     await shot(page, 'phone-touch-targets-chat');
+    // The find bar's field, count and buttons.
+    await page.getByRole('button', { name: 'Find in this conversation' }).click();
+    await page.locator('.find-field').fill('the');
+    await page.locator('.find-count', { hasText: 'of' }).waitFor();
+    found.find = await smallTargets(page);
+    await shot(page, 'phone-touch-targets-find');
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Open menu' }).click();
     // Measured once the drawer has slid in.
     await expect
@@ -76,7 +83,7 @@ describe('touch targets on a phone, in Chromium', () => {
     await page.evaluate("document.querySelector('.sidebar').scrollTop = 1e6");
     found.settings = await smallTargets(page);
     await shot(page, 'phone-touch-targets-settings');
-    expect(found).toEqual({ chat: [], top: [], menu: [], settings: [] });
+    expect(found).toEqual({ chat: [], top: [], find: [], menu: [], settings: [] });
     expect(problems).toEqual([]);
     await context.close();
   });

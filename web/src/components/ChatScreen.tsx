@@ -2,10 +2,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { useBackgroundNotices } from '../pwa/useBackgroundNotices';
 import { useOpenFromPush } from '../pwa/useOpenFromPush';
+import { highlightMatches } from '../render/highlightMatches';
+import { modifierHeld } from '../render/modifierKey';
+import type { FindMatch } from '../search/findInMessages';
 import { useStoreState } from '../state/hooks';
+import type { RevealRequest } from '../state/revealRequest';
 import { useSession } from '../state/SessionContext';
 import { useWatching } from '../state/WatchingContext';
 import { Composer } from './Composer';
+import { FindBar } from './FindBar';
 import { MessageList } from './MessageList';
 import { NoticeBar } from './NoticeBar';
 import { Sidebar } from './Sidebar';
@@ -23,6 +28,12 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   const { snapshot, reloadRequired, status } = useStoreState(session.store);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [dragging, setDragging] = useState(false);
+  // Find in this conversation: whether the bar is open, a count that asks it to take the
+  // focus, and the match it went to last (with its query and the reveal's number).
+  const [findOpen, setFindOpen] = useState(false);
+  const [findFocus, setFindFocus] = useState(0);
+  const [found, setFound] = useState<{ match: FindMatch; query: string; reveal: RevealRequest } | null>(null);
+  const revealSeq = useRef(0);
   const watching = useWatching();
   const theme = snapshot?.settings.theme ?? 'system';
   const running = snapshot !== null && snapshot.conversations.run.state !== 'idle';
@@ -33,14 +44,41 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
 
+  // Find is in one conversation: going to another closes it, as a page's find closes when
+  // the page changes.
+  const conversationId = snapshot?.conversationId;
+  useEffect(() => {
+    setFindOpen(false);
+    setFound(null);
+  }, [conversationId]);
+
+  // The matches in the message gone to, drawn once the list has it on screen; gone on close.
+  useEffect(() => {
+    const scroller = document.querySelector('.messages');
+    if (!found || !scroller) return;
+    return highlightMatches(scroller, found.match.messageId, found.query, found.match.occurrence);
+  }, [found]);
+
   // The key handler reads what is on screen now: an effect re-registered after each render
   // would run after paint, so an Escape pressed as a reply starts could meet the old state.
   // Esc stops only what is shown live, as the Stop button does (a stale "running" may be over).
   const live = status === 'live';
-  const current = useRef({ running, drawerOpen, watching, live });
-  current.current = { running, drawerOpen, watching, live };
+  const ready = snapshot !== null;
+  const current = useRef({ running, drawerOpen, watching, live, ready });
+  current.current = { running, drawerOpen, watching, live, ready };
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      // Ctrl+F (⌘F) opens the page's own find: the list draws only the messages near the
+      // screen, so the browser's would miss the rest. Pressed again in the find bar, it is
+      // left to the browser, whose find then opens.
+      if (modifierHeld(event) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'f') {
+        const inBar = event.target instanceof Element && event.target.closest('.find-bar');
+        if (event.defaultPrevented || inBar || !current.current.ready) return;
+        event.preventDefault();
+        setFindOpen(true);
+        setFindFocus((n) => n + 1);
+        return;
+      }
       if (event.key !== 'Escape' || event.defaultPrevented) return;
       if (current.current.drawerOpen) {
         setDrawerOpen(false);
@@ -93,6 +131,11 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
         <TopBar
           title={title}
           onMenu={() => setDrawerOpen(true)}
+          findOpen={findOpen}
+          onFind={() => {
+            setFindOpen(true);
+            setFindFocus((n) => n + 1);
+          }}
           waitingElsewhere={snapshot.approvals.some((a) => a.conversationId !== snapshot.conversationId)}
         />
         {reloadRequired && (
@@ -104,7 +147,22 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
           </div>
         )}
         <NoticeBar />
-        <MessageList key={snapshot.conversationId} snapshot={snapshot} />
+        {findOpen && (
+          <FindBar
+            messages={snapshot.conversations.messages}
+            focusSeq={findFocus}
+            onGo={(match, query) =>
+              setFound(
+                match && { match, query, reveal: { messageId: match.messageId, seq: ++revealSeq.current } },
+              )
+            }
+            onClose={() => {
+              setFindOpen(false);
+              setFound(null);
+            }}
+          />
+        )}
+        <MessageList key={snapshot.conversationId} snapshot={snapshot} reveal={found?.reveal ?? null} />
         {watching ? (
           <p class="watching-bar" role="status">
             {t('watchingBar')}

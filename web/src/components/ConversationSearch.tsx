@@ -1,9 +1,5 @@
 import { useT } from '../i18n/I18nContext';
-
-/** Folds case and accents, so "cafe" finds "Café" and "ÉTÉ" finds "été". */
-function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase();
-}
+import { fold } from '../search/fold';
 
 /**
  * Does a conversation's title contain every word of the query (case and accents ignored)?

@@ -9,6 +9,9 @@ const PATHS = {
   close: 'M6 6l12 12M18 6L6 18',
   file: 'M6 3h8l5 5v13H6zM14 3v5h5',
   eye: 'M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12zM12 9a3 3 0 100 6 3 3 0 000-6z',
+  search: 'M10.5 4a6.5 6.5 0 100 13 6.5 6.5 0 000-13zM15.2 15.2L20 20',
+  up: 'M6 15l6-6 6 6',
+  down: 'M6 9l6 6 6-6',
 } as const;
 
 /** Props of {@link Icon}. */

@@ -3,6 +3,7 @@ import { useT } from '../i18n/I18nContext';
 import { estimateMessageHeight } from '../render/estimateMessageHeight';
 import { useVirtualizer } from '../render/useVirtualizer';
 import { IdleContext } from '../state/IdleContext';
+import type { RevealRequest } from '../state/revealRequest';
 import type { Approval, Message, Snapshot } from '../state/types';
 import { JumpToLatest } from './JumpToLatest';
 import { MessageItem } from './MessageItem';
@@ -18,6 +19,8 @@ const AT_END = 48;
 /** Props of {@link MessageList}. */
 export interface MessageListProps {
   readonly snapshot: Snapshot;
+  /** A message to bring into view (find going to a match); a new `seq` asks again. */
+  readonly reveal?: RevealRequest | null;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface MessageListProps {
  * (aria-posinset / aria-setsize), so a screen reader announces "message 12 of 2,000".
  * Mount it with `key={conversationId}` so that another conversation starts over.
  */
-export function MessageList({ snapshot }: MessageListProps) {
+export function MessageList({ snapshot, reveal = null }: MessageListProps) {
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
@@ -115,6 +118,16 @@ export function MessageList({ snapshot }: MessageListProps) {
     setOpening(false);
     return () => observer.disconnect();
   }, [hasList]);
+
+  // Brings the message asked for (the find bar's current match) into view: drawn first when
+  // it is outside the window, then centred; the view no longer follows the end.
+  useLayoutEffect(() => {
+    if (!reveal) return;
+    const index = messages.findIndex((m) => m.id === reveal.messageId);
+    if (index < 0) return;
+    pinned.current = false;
+    list.scrollToIndex(index, { align: 'center' });
+  }, [reveal]);
 
   const items = list.getVirtualItems();
   const first = items[0];

@@ -2,17 +2,16 @@ import { Fragment } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
+import { MOD, modifierHeld } from '../render/modifierKey';
 import { useStoreState } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
 import { useWatching } from '../state/WatchingContext';
-
-const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
-const MOD = MAC ? '⌘' : 'Ctrl';
 
 /** The shortcuts the help lists, in its order (Escape's stop lives in ChatScreen). */
 const SHORTCUTS: readonly { readonly keys: readonly string[]; readonly label: MessageKey }[] = [
   { keys: [MOD, 'Shift', 'O'], label: 'shortcutNewChat' },
   { keys: ['/'], label: 'shortcutFocusComposer' },
+  { keys: [MOD, 'F'], label: 'shortcutFind' },
   { keys: ['Esc'], label: 'shortcutStop' },
   { keys: ['?'], label: 'shortcutHelp' },
 ];
@@ -43,7 +42,7 @@ export function ShortcutsHelp() {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.altKey) return;
-      const mod = MAC ? event.metaKey : event.ctrlKey;
+      const mod = modifierHeld(event);
       if (mod && event.shiftKey && event.key.toLowerCase() === 'o') {
         event.preventDefault();
         if (!watching && projectId !== undefined) void session.act({ action: 'newConversation', projectId });

@@ -11,10 +11,14 @@ export interface TopBarProps {
   readonly onMenu: () => void;
   /** An approval waits in a conversation other than the one on screen: the menu button says so. */
   readonly waitingElsewhere?: boolean;
+  /** Opens find in this conversation (or gives its field the focus again). */
+  readonly onFind: () => void;
+  /** The find bar is open. */
+  readonly findOpen?: boolean;
 }
 
-/** The bar over the conversation: menu (phones), the conversation's title, connection state. */
-export function TopBar({ title, onMenu, waitingElsewhere = false }: TopBarProps) {
+/** The bar over the conversation: menu (phones), the conversation's title, find, connection state. */
+export function TopBar({ title, onMenu, waitingElsewhere = false, onFind, findOpen = false }: TopBarProps) {
   const watching = useWatching();
   const t = useT();
   return (
@@ -37,6 +41,16 @@ export function TopBar({ title, onMenu, waitingElsewhere = false }: TopBarProps)
           <Icon name="eye" /> {t('watchingBadge')}
         </span>
       )}
+      <button
+        type="button"
+        class="icon find-button"
+        aria-label={t('findInConversation')}
+        title={t('findInConversation')}
+        aria-expanded={findOpen}
+        onClick={onFind}
+      >
+        <Icon name="search" />
+      </button>
       <ShortcutsHelp />
       <ConnectionBadge />
     </header>

@@ -216,4 +216,13 @@ export const ar: Catalogue = {
   replyTooSlow: 'معروض كما كُتب: استغرق تنسيق هذا الرد وقتًا طويلًا.',
   replyNotFormatted: 'معروض كما كُتب: تعذّر تنسيق هذا الرد.',
   attachPhoto: 'إرفاق صورة أو التقاطها',
+
+  // Find in this conversation (slow phones and long chats: the list draws what is on screen)
+  findInConversation: 'البحث في هذه المحادثة',
+  findPrevious: 'التطابق السابق',
+  findNext: 'التطابق التالي',
+  findClose: 'إغلاق البحث',
+  findCount: '{current} من {total}',
+  findNone: 'لا توجد تطابقات',
+  shortcutFind: 'البحث في هذه المحادثة',
 };

@@ -225,4 +225,13 @@ export const de: Catalogue = {
   replyTooSlow: 'Wie geschrieben angezeigt: Das Formatieren dieser Antwort dauerte zu lange.',
   replyNotFormatted: 'Wie geschrieben angezeigt: Diese Antwort ließ sich nicht formatieren.',
   attachPhoto: 'Foto anhängen oder aufnehmen',
+
+  // Find in this conversation (slow phones and long chats: the list draws what is on screen)
+  findInConversation: 'In dieser Unterhaltung suchen',
+  findPrevious: 'Vorheriger Treffer',
+  findNext: 'Nächster Treffer',
+  findClose: 'Suche schließen',
+  findCount: '{current} von {total}',
+  findNone: 'Keine Treffer',
+  shortcutFind: 'In dieser Unterhaltung suchen',
 };

@@ -231,4 +231,13 @@ export const en = {
   replyTooSlow: 'Shown as written: this reply took too long to format.',
   replyNotFormatted: 'Shown as written: this reply could not be formatted.',
   attachPhoto: 'Attach a photo or take one',
+
+  // Find in this conversation (slow phones and long chats: the list draws what is on screen)
+  findInConversation: 'Find in this conversation',
+  findPrevious: 'Previous match',
+  findNext: 'Next match',
+  findClose: 'Close find',
+  findCount: '{current} of {total}',
+  findNone: 'No matches',
+  shortcutFind: 'Find in this conversation',
 };

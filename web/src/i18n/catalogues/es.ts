@@ -224,4 +224,13 @@ export const es: Catalogue = {
   replyTooSlow: 'Se muestra tal cual: dar formato a esta respuesta tardaba demasiado.',
   replyNotFormatted: 'Se muestra tal cual: no se pudo dar formato a esta respuesta.',
   attachPhoto: 'Adjuntar una foto o hacer una',
+
+  // Find in this conversation (slow phones and long chats: the list draws what is on screen)
+  findInConversation: 'Buscar en esta conversación',
+  findPrevious: 'Coincidencia anterior',
+  findNext: 'Coincidencia siguiente',
+  findClose: 'Cerrar la búsqueda',
+  findCount: '{current} de {total}',
+  findNone: 'Sin coincidencias',
+  shortcutFind: 'Buscar en esta conversación',
 };

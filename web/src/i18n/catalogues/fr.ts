@@ -224,4 +224,13 @@ export const fr: Catalogue = {
   replyTooSlow: 'Affichée telle quelle : la mise en forme de cette réponse prenait trop de temps.',
   replyNotFormatted: 'Affichée telle quelle : cette réponse n’a pas pu être mise en forme.',
   attachPhoto: 'Joindre une photo ou en prendre une',
+
+  // Find in this conversation (slow phones and long chats: the list draws what is on screen)
+  findInConversation: 'Rechercher dans cette discussion',
+  findPrevious: 'Résultat précédent',
+  findNext: 'Résultat suivant',
+  findClose: 'Fermer la recherche',
+  findCount: '{current} sur {total}',
+  findNone: 'Aucun résultat',
+  shortcutFind: 'Rechercher dans cette discussion',
 };

@@ -224,4 +224,13 @@ export const ja: Catalogue = {
   replyTooSlow: '原文のまま表示：この返信の整形に時間がかかりすぎました。',
   replyNotFormatted: '原文のまま表示：この返信は整形できませんでした。',
   attachPhoto: '写真を添付または撮影',
+
+  // Find in this conversation (slow phones and long chats: the list draws what is on screen)
+  findInConversation: 'この会話内を検索',
+  findPrevious: '前の一致',
+  findNext: '次の一致',
+  findClose: '検索を閉じる',
+  findCount: '{current} / {total}',
+  findNone: '一致なし',
+  shortcutFind: 'この会話内を検索',
 };

@@ -222,4 +222,13 @@ export const ptBR: Catalogue = {
   replyTooSlow: 'Exibida como foi escrita: formatar esta resposta levou tempo demais.',
   replyNotFormatted: 'Exibida como foi escrita: não foi possível formatar esta resposta.',
   attachPhoto: 'Anexar uma foto ou tirar uma',
+
+  // Find in this conversation (slow phones and long chats: the list draws what is on screen)
+  findInConversation: 'Buscar nesta conversa',
+  findPrevious: 'Resultado anterior',
+  findNext: 'Próximo resultado',
+  findClose: 'Fechar a busca',
+  findCount: '{current} de {total}',
+  findNone: 'Nenhum resultado',
+  shortcutFind: 'Buscar nesta conversa',
 };

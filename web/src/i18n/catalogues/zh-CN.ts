@@ -215,4 +215,13 @@ export const zhCN: Catalogue = {
   replyTooSlow: '按原文显示：此回复排版耗时过长。',
   replyNotFormatted: '按原文显示：此回复无法排版。',
   attachPhoto: '附加照片或拍照',
+
+  // Find in this conversation (slow phones and long chats: the list draws what is on screen)
+  findInConversation: '在此对话中查找',
+  findPrevious: '上一个匹配',
+  findNext: '下一个匹配',
+  findClose: '关闭查找',
+  findCount: '第 {current} 个，共 {total} 个',
+  findNone: '无匹配项',
+  shortcutFind: '在此对话中查找',
 };
