@@ -20,6 +20,7 @@ import {
   identityOf,
   localeSchema,
   parseJsonSafely,
+  parseStateTag,
   snapshotSchema,
 } from '@webbridge/contract';
 import type { ZodTypeAny } from 'zod';
@@ -244,7 +245,10 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
     const response = await rest.state({ fetchOptions: fetchOptionsOf(request) });
     if (response.status !== 200) throw errorFromResponse(response.status, response.body, response.headers);
     const snapshot = validate(snapshotSchema, response.body, 200);
-    store.replaceSnapshot(snapshot);
+    // The event id the state is at: the stream then resumes from it rather than sending the
+    // same state again (a second full snapshot when a page opens).
+    const tag = parseStateTag(response.headers.get('etag'));
+    store.replaceSnapshot(snapshot, tag?.instanceId === snapshot.instanceId ? tag.seq : undefined);
     return snapshot;
   };
 

@@ -75,9 +75,10 @@ export interface WritableStore extends Store {
   apply(event: StreamEvent): ApplyResult;
   /**
    * Shows a snapshot fetched outside the stream (GET /api/state), sharing what it leaves
-   * unchanged. The cursor is kept.
+   * unchanged. A cursor the stream keeps is kept; without one, the snapshot's event id `seq`
+   * (its ETag), when known, becomes the cursor, so the next connection resumes from it.
    */
-  replaceSnapshot(snapshot: Snapshot): void;
+  replaceSnapshot(snapshot: Snapshot, seq?: number): void;
   /** Drops the stream cursor so that the next connection starts from a snapshot. */
   dropSync(): void;
   /** Sets the status; `lastCurrentAt`, when given, too (see {@link StoreState.lastCurrentAt}). */
@@ -141,9 +142,13 @@ export function createStore(): WritableStore {
       }
       return result;
     },
-    replaceSnapshot(snapshot) {
+    replaceSnapshot(snapshot, seq) {
       const shared = shareUnchanged(state.snapshot, snapshot);
-      if (shared !== state.snapshot) set({ ...state, snapshot: shared });
+      if (state.sync === null && seq !== undefined) {
+        // GET /api/state does not send the configuration signature; nothing in the client
+        // compares it (a new configuration always comes as a snapshot event).
+        set({ ...state, snapshot: shared, sync: { seq, signature: '', snapshot: shared } });
+      } else if (shared !== state.snapshot) set({ ...state, snapshot: shared });
     },
     dropSync() {
       if (state.sync !== null) set({ ...state, sync: null });

@@ -79,7 +79,7 @@ export {
   sessionGuardShape,
   sessionIdentitySchema,
 } from './identity';
-export { formatLastEventId, parseLastEventId } from './lastEventId';
+export { formatLastEventId, formatStateTag, parseLastEventId, parseStateTag } from './lastEventId';
 export type { AccessLevel } from './limits';
 export {
   ACCESS_HEADER,

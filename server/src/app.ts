@@ -101,7 +101,7 @@ export function createApp(deps: AppDeps): Hono<BridgeEnv> {
   app.on(['GET', 'HEAD'], '/ca.crt', (c) => caCertificate(deps.authorityPem(), c.req.method === 'HEAD'));
 
   app.on(['GET', 'HEAD'], contract.locale.path, localeRoute(deps.host));
-  app.on(['GET', 'HEAD'], contract.state.path, stateRoute(deps.host, deps.wire));
+  app.on(['GET', 'HEAD'], contract.state.path, stateRoute(deps.hub, deps.wire));
   app.post(contract.action.path, actionRoute(deps.dispatcher));
   app.get(contract.events.path, eventsRoute(deps));
   app.post(contract.upload.path, uploadRoute(deps));

@@ -1,5 +1,5 @@
 import { applyEvent, type SyncState } from '@webbridge/client-sdk';
-import { type StreamEvent, stateDataSchema } from '@webbridge/contract';
+import { parseStateTag, type StreamEvent, snapshotSchema, stateDataSchema } from '@webbridge/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedConversation, startScriptedHost } from '../browser/scriptedModel';
 import { anotherBridge } from '../support/anotherBridge';
@@ -60,6 +60,39 @@ describe('resuming the event stream', () => {
       expect(sync.snapshot.conversations.messages.at(-1)?.text).toBe('one two three four five');
     } finally {
       second.close();
+    }
+  });
+
+  it('GET /api/state names the event id it is at (ETag), and a stream resumed from it sends no snapshot', async () => {
+    await sendAndWait(h, 'before the page opens');
+    for (const method of ['GET', 'HEAD']) {
+      const response = await fetch(`${h.url}/api/state`, { method, headers: h.auth() });
+      expect(response.status).toBe(200);
+      expect(parseStateTag(response.headers.get('etag'))).toBeDefined();
+      await response.arrayBuffer();
+    }
+    const response = await fetch(`${h.url}/api/state`, { headers: h.auth() });
+    const tag = parseStateTag(response.headers.get('etag'));
+    const fetched = snapshotSchema.parse(await response.json());
+    expect(tag?.instanceId).toBe(fetched.instanceId);
+    let sync: SyncState = { seq: tag?.seq ?? -1, signature: '', snapshot: fetched };
+
+    const stream = await openEvents(h.url, h.auth({ 'Last-Event-ID': `${tag?.instanceId}.${tag?.seq}` }));
+    try {
+      // Resumed: a heartbeat first, then only the reply to a message sent after the fetch,
+      // each a delta against the fetched state (no snapshot at all).
+      expect((await stream.next()).event).toBe('heartbeat');
+      await sendAndWait(h, 'after the page opened');
+      const now = await getState(h);
+      while (JSON.stringify(sync.snapshot, noMedia) !== JSON.stringify(now, noMedia)) {
+        const next = decode(await stream.next(2000));
+        if (!next) continue;
+        expect(next.kind).not.toBe('snapshot');
+        sync = applied(sync, next);
+      }
+      expect(sync.snapshot.conversations.messages.at(-1)?.text).toBe('after the page opened');
+    } finally {
+      stream.close();
     }
   });
 

@@ -5,7 +5,7 @@ import {
   type StoreState,
 } from '@webbridge/client-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getState, waitFor } from '../support/api';
+import { getState, sendAndWait, waitFor } from '../support/api';
 import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 import { openHostDb } from './hostDb';
 import { restartHost } from './restartHost';
@@ -44,6 +44,43 @@ describe('the SDK against a real host, in Node', () => {
     connection = client.connect({ heartbeatMs: 500, backoff: { baseMs: 50, maxMs: 200 } });
     return connection;
   };
+
+  it('after fetchState, connects from the state it fetched (Last-Event-ID), with no second snapshot', async () => {
+    // What the stream sends and what the client asked for, seen through its fetch.
+    let asked: string | null = null;
+    let received = '';
+    const watching = createBridgeClient({
+      baseUrl: h.url,
+      accessCode: TEST_CODE,
+      retryDelayMs: 50,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (!String(input).includes('/api/events') || !response.body) return response;
+        asked = new Headers(init?.headers).get('last-event-id');
+        const [mine, theirs] = response.body.tee();
+        void (async () => {
+          const decoder = new TextDecoder();
+          for await (const chunk of theirs) received += decoder.decode(chunk, { stream: true });
+        })().catch(() => {});
+        return new Response(mine, response);
+      },
+    });
+    // The first message names the conversation (a new configuration: a snapshot); later ones do not.
+    await sendAndWait(h, 'warm up');
+    const fetched = await watching.fetchState();
+    connection = watching.connect({ heartbeatMs: 500, backoff: { baseMs: 50, maxMs: 200 } });
+    await storeReaches(watching, (s) => s.status === 'live');
+    expect(asked).toBe(`${fetched.instanceId}.${watching.store.getState().sync?.seq}`);
+    await watching.send('resumed from the fetched state');
+    const done = await storeReaches(
+      watching,
+      (s) =>
+        replyDone(s) && s.snapshot?.conversations.messages.at(-2)?.text === 'resumed from the fetched state',
+    );
+    expect(done.snapshot?.conversations.messages.at(-1)?.status).toBe('complete');
+    expect(received).not.toContain('"snapshot"');
+    expect(received.length).toBeGreaterThan(0);
+  });
 
   it('goes live with the snapshot, and a streamed reply ends equal to GET /api/state', async () => {
     connect();
