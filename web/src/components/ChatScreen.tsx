@@ -1,12 +1,13 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import type { StoreState } from '@webbridge/client-sdk';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { useBackgroundNotices } from '../pwa/useBackgroundNotices';
 import { useOpenFromPush } from '../pwa/useOpenFromPush';
-import { useStoreState } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
+import { useStoreSelector } from '../state/useStoreSelector';
 import { useWatching } from '../state/WatchingContext';
 import { Composer } from './Composer';
-import { MessageList } from './MessageList';
+import { CurrentMessages } from './CurrentMessages';
 import { NoticeBar } from './NoticeBar';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
@@ -16,18 +17,37 @@ export interface ChatScreenProps {
   readonly onDisconnect: () => void;
 }
 
+/**
+ * What the screen around the messages shows. Not the messages: a streamed word changes only
+ * those, and {@link CurrentMessages} alone renders them.
+ */
+function chatView({ snapshot, status, reloadRequired }: StoreState) {
+  return {
+    ready: snapshot !== null,
+    status,
+    reloadRequired,
+    theme: snapshot?.settings.theme ?? 'system',
+    running: snapshot !== null && snapshot.conversations.run.state !== 'idle',
+    conversationId: snapshot?.conversationId ?? '',
+    title: snapshot?.conversations.list.find((c) => c.id === snapshot.conversationId)?.title ?? '',
+    waitingElsewhere: snapshot?.approvals.some((a) => a.conversationId !== snapshot.conversationId) ?? false,
+  };
+}
+
 /** The connected page: sidebar (a drawer on phones), the conversation and the composer. */
 export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   const session = useSession();
   const t = useT();
-  const { snapshot, reloadRequired, status } = useStoreState(session.store);
+  const { ready, status, reloadRequired, theme, running, conversationId, title, waitingElsewhere } =
+    useStoreSelector(session.store, chatView);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [dragging, setDragging] = useState(false);
   const watching = useWatching();
-  const theme = snapshot?.settings.theme ?? 'system';
-  const running = snapshot !== null && snapshot.conversations.run.state !== 'idle';
-  useBackgroundNotices(snapshot);
-  useOpenFromPush(session, snapshot !== null);
+  useBackgroundNotices(session.store);
+  useOpenFromPush(session, ready);
+  // Stable, so the pure sidebar and top bar skip the renders of this screen.
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+  const openDrawer = useCallback(() => setDrawerOpen(true), []);
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -54,24 +74,17 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
     return () => document.removeEventListener('keydown', onKey);
   }, [session]);
 
-  if (snapshot === null) return <p class="loading">{t('connecting')}</p>;
-  const title =
-    snapshot.conversations.list.find((c) => c.id === snapshot.conversationId)?.title || t('newChat');
+  if (!ready) return <p class="loading">{t('connecting')}</p>;
 
   return (
     <div class={`shell${drawerOpen ? ' drawer-open' : ''}${watching ? ' watching' : ''}`}>
-      <Sidebar
-        snapshot={snapshot}
-        onNavigate={() => setDrawerOpen(false)}
-        onClose={() => setDrawerOpen(false)}
-        onDisconnect={onDisconnect}
-      />
+      <Sidebar onNavigate={closeDrawer} onClose={closeDrawer} onDisconnect={onDisconnect} />
       <button
         type="button"
         class="scrim"
         aria-label={t('closeMenu')}
         tabIndex={-1}
-        onClick={() => setDrawerOpen(false)}
+        onClick={closeDrawer}
       />
       <main
         class={`chat${dragging ? ' dragging' : ''}`}
@@ -87,14 +100,10 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
           event.preventDefault();
           setDragging(false);
           const files = event.dataTransfer?.files;
-          if (files && files.length > 0) void session.uploads.add(files, snapshot.conversationId);
+          if (files && files.length > 0) void session.uploads.add(files, conversationId);
         }}
       >
-        <TopBar
-          title={title}
-          onMenu={() => setDrawerOpen(true)}
-          waitingElsewhere={snapshot.approvals.some((a) => a.conversationId !== snapshot.conversationId)}
-        />
+        <TopBar title={title || t('newChat')} onMenu={openDrawer} waitingElsewhere={waitingElsewhere} />
         {reloadRequired && (
           <div class="banner" role="alert">
             {t('protocolMismatch')}{' '}
@@ -104,13 +113,13 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
           </div>
         )}
         <NoticeBar />
-        <MessageList key={snapshot.conversationId} snapshot={snapshot} />
+        <CurrentMessages />
         {watching ? (
           <p class="watching-bar" role="status">
             {t('watchingBar')}
           </p>
         ) : (
-          <Composer snapshot={snapshot} />
+          <Composer />
         )}
       </main>
     </div>

@@ -1,4 +1,5 @@
 import { useT } from '../i18n/I18nContext';
+import { pure } from '../render/pure';
 import { useWatching } from '../state/WatchingContext';
 import { ApprovalMark } from './ApprovalMark';
 import { ConnectionBadge } from './ConnectionBadge';
@@ -14,7 +15,7 @@ export interface TopBarProps {
 }
 
 /** The bar over the conversation: menu (phones), the conversation's title, connection state. */
-export function TopBar({ title, onMenu, waitingElsewhere = false }: TopBarProps) {
+export const TopBar = pure(function TopBar({ title, onMenu, waitingElsewhere = false }: TopBarProps) {
   const watching = useWatching();
   const t = useT();
   return (
@@ -41,4 +42,4 @@ export function TopBar({ title, onMenu, waitingElsewhere = false }: TopBarProps)
       <ConnectionBadge />
     </header>
   );
-}
+});
