@@ -11,8 +11,6 @@
  *
  * A real host runs in this process (scripted models, SQLite in a temporary folder); Debian's
  * Chromium loads the built page from it over loopback.
- * - the renderer's CPU time per streamed word (not throttled: the page's own work, which other
- *   programs on the machine do not inflate),
  * Run: pnpm --filter @webbridge/web build && node --import tsx tests/bench/slowPhone.ts
  * (`--rates 6` measures one rate; WEBBRIDGE_BENCH_WEB_DIST measures another build.)
  */
@@ -110,27 +108,6 @@ interface Measured {
   readonly keyMax: number;
   readonly heapMiB: number;
   readonly nodes: number;
-  /** CPU time of the page's renderer processes per streamed word (ms; not throttled, not load). */
-  readonly cpuPerWordMs: number;
-}
-
-/**
- * CPU seconds used so far by the browser's renderer processes. CPU time, unlike the wall-clock
- * figures, is not inflated by other programs on a shared machine, nor by the throttling (which
- * suspends the thread), so it compares builds run at different times.
- */
-async function rendererCpuSeconds(browser: Browser): Promise<number> {
-  const cdp = await browser.newBrowserCDPSession();
-  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as {
-    processInfo: { type: string; cpuTime: number }[];
-  };
-  await cdp.detach();
-  return processInfo.filter((p) => p.type === 'renderer').reduce((sum, p) => sum + p.cpuTime, 0);
-}
-
-/** Words of the last message on the host (the reply streaming). */
-function wordsStreamed(host: RunningHost): number {
-  return host.controller.readState().conversations.messages.at(-1)?.text.split(/\s+/).length ?? 0;
 }
 
 /** When the message `id` is inside the viewport (ms since navigation started, in the page). */
@@ -177,7 +154,6 @@ async function measure(
   let tasksOver100 = 0;
   let longestFrameMs = 0;
   let keys: number[] = [];
-  let cpuPerWordMs = 0;
   if (stream) {
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill(`>${streamedReply(400)}`);
@@ -190,15 +166,12 @@ async function measure(
       await cdp.send('Profiler.start');
     }
     const from = Number(await page.evaluate('performance.now()'));
-    const cpuFrom = await rendererCpuSeconds(browser);
-    const wordsFrom = wordsStreamed(host);
     await box.focus();
     for (let i = 0; i < KEYS; i++) {
       await page.keyboard.press('a');
       await page.evaluate('new Promise((r) => setTimeout(r, 150))');
     }
     const to = Number(await page.evaluate('performance.now()'));
-    cpuPerWordMs = (1000 * ((await rendererCpuSeconds(browser)) - cpuFrom)) / (wordsStreamed(host) - wordsFrom);
     if (profiling) {
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
       writeFileSync(profiling, JSON.stringify(profile));
@@ -240,7 +213,6 @@ async function measure(
     keyMax: Math.max(0, ...keys),
     heapMiB: usedSize / 2 ** 20,
     nodes: metrics.find((m) => m.name === 'Nodes')?.value ?? 0,
-    cpuPerWordMs,
   };
 }
 
@@ -288,7 +260,6 @@ async function main(): Promise<void> {
         'heap 50 (MiB)': Number(small.heapMiB.toFixed(1)),
         'allowed (MiB)': Number(allowedMiB.toFixed(1)),
         'DOM nodes 2,000 / 50': `${big.nodes} / ${small.nodes}`,
-        'renderer CPU per word (ms)': Number(big.cpuPerWordMs.toFixed(2)),
       });
     }
     printTable(

@@ -38,7 +38,7 @@ function installPage(url: string): () => Promise<void> {
  * Preact's render hook (`options._render`, named `__r` in its build): called each time a
  * component really renders, not when `shouldComponentUpdate` skips it. preact/hooks uses it.
  */
-type RenderHook = { __r?: (vnode: VNode) => void };
+type RenderHook = { __r?: ((vnode: VNode) => void) | undefined };
 
 /** Counts the renders of each function component by name while it is installed. */
 function countRenders() {
@@ -109,7 +109,10 @@ describe('ChatScreen while a reply streams', () => {
   it('renders only the message list for a streamed word: not the sidebar, top bar or composer', async () => {
     session.start();
     await act(() => {
-      render(h(ui.SessionContext.Provider, { value: session }, h(ui.ChatScreen, { onDisconnect: () => {} })), root);
+      render(
+        h(ui.SessionContext.Provider, { value: session }, h(ui.ChatScreen, { onDisconnect: () => {} })),
+        root,
+      );
     });
     await until(() => session.store.getState().status === 'live' && root.querySelector('.composer') !== null);
 
@@ -129,7 +132,14 @@ describe('ChatScreen while a reply streams', () => {
     expect(counts.get('MessageList') ?? 0).toBeGreaterThanOrEqual(4);
     // …and what shows none of them rendered at most for the send itself (a run starts, the
     // conversation gains its messages, the composer clears): a fixed few, never one per word.
-    for (const name of ['Sidebar', 'ConversationList', 'ConversationItem', 'TopBar', 'ConnectionBadge', 'ShortcutsHelp'])
+    for (const name of [
+      'Sidebar',
+      'ConversationList',
+      'ConversationItem',
+      'TopBar',
+      'ConnectionBadge',
+      'ShortcutsHelp',
+    ])
       expect({ name, renders: counts.get(name) ?? 0 }).toEqual({ name, renders: 0 });
     expect(counts.get('ChatScreen') ?? 0).toBeLessThanOrEqual(2);
     expect(counts.get('ComposerForm') ?? counts.get('Composer') ?? 0).toBeLessThanOrEqual(4);

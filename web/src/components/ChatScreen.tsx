@@ -79,13 +79,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   return (
     <div class={`shell${drawerOpen ? ' drawer-open' : ''}${watching ? ' watching' : ''}`}>
       <Sidebar onNavigate={closeDrawer} onClose={closeDrawer} onDisconnect={onDisconnect} />
-      <button
-        type="button"
-        class="scrim"
-        aria-label={t('closeMenu')}
-        tabIndex={-1}
-        onClick={closeDrawer}
-      />
+      <button type="button" class="scrim" aria-label={t('closeMenu')} tabIndex={-1} onClick={closeDrawer} />
       <main
         class={`chat${dragging ? ' dragging' : ''}`}
         onDragOver={(event) => {

@@ -7,7 +7,7 @@ describe('createFormatters', () => {
   it('formats a timestamp once, however often a re-render asks for it', () => {
     const format = createFormatters('en');
     // `format` is a getter (it returns a bound function): each formatting reads it once.
-    const intl = vi.spyOn(Intl.DateTimeFormat.prototype, 'format', 'get');
+    const intl = vi.spyOn(Intl.DateTimeFormat.prototype as { format: unknown }, 'format', 'get');
     const at = Date.UTC(2026, 10, 26, 12, 30);
     const first = format.dateTime(at);
     for (let i = 0; i < 50; i++) expect(format.dateTime(at)).toBe(first);

@@ -30,7 +30,10 @@ export function useBackgroundNotices(store: Store): void {
       before = snapshot;
       // A streamed word changes neither: nothing to compare.
       if (snapshot === null || previous === null) return;
-      if (snapshot.approvals === previous.approvals && snapshot.conversations.run === previous.conversations.run)
+      if (
+        snapshot.approvals === previous.approvals &&
+        snapshot.conversations.run === previous.conversations.run
+      )
         return;
       const tr = translate.current;
       const waited = new Set(previous.approvals.map((approval) => approval.id));

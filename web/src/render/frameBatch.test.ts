@@ -34,7 +34,9 @@ function fakeHost(hidden = false) {
     timers,
     frame: () => runAll(frames),
     timeout: () => runAll(timers),
-    microtasks: () => microtasks.splice(0).forEach((callback) => callback()),
+    microtasks: () => {
+      for (const callback of microtasks.splice(0)) callback();
+    },
   };
 }
 

@@ -13,7 +13,10 @@ function holdFrames() {
     return frames.length;
   });
   vi.spyOn(window, 'cancelAnimationFrame').mockImplementation(() => {});
-  return () => act(() => frames.splice(0).forEach((frame) => frame()));
+  return () =>
+    act(() => {
+      for (const frame of frames.splice(0)) frame();
+    });
 }
 
 const aTask = () => act(async () => await new Promise((r) => setTimeout(r, 0)));
@@ -51,16 +54,18 @@ describe('useStoreSelector', () => {
     expect(renders).toHaveLength(1);
     // Changes to other parts: a new state each time, the same selection.
     store.setStatus('connecting', 5);
-    store.putPending({ actionId: 'a', action: { action: 'stop' }, since: 1, attempts: 1 });
+    store.putPending({
+      actionId: 'a',
+      action: { action: 'stop', sessionRevision: 1, conversationId: 'c', projectId: 'p' },
+      since: 1,
+      attempts: 1,
+    });
     await frame();
     await aTask();
     expect(renders).toHaveLength(1);
     store.setStatus('live');
     await frame();
-    expect(renders).toEqual([
-      '{"status":"connecting","reload":false}',
-      '{"status":"live","reload":false}',
-    ]);
+    expect(renders).toEqual(['{"status":"connecting","reload":false}', '{"status":"live","reload":false}']);
     expect(root.textContent).toBe('{"status":"live","reload":false}');
   });
 
