@@ -8,9 +8,9 @@ import { forgetSecrets, type KeptDevice, keepDevice, keptDevice, takeLinkSecret 
 import { createSession, type Session } from '../state/createSession';
 import { type DevicesAccess, DevicesContext } from '../state/DevicesContext';
 import { defaultDeviceName } from '../state/deviceName';
-import { useStoreState } from '../state/hooks';
 import { probeAccessCode } from '../state/probeAccessCode';
 import { SessionContext } from '../state/SessionContext';
+import { useStoreSelector } from '../state/useStoreSelector';
 import { WatchingContext } from '../state/WatchingContext';
 import { ChatScreen } from './ChatScreen';
 import { ConnectPage, type ConnectProblem } from './ConnectPage';
@@ -201,7 +201,7 @@ function Connected({
   session: Session;
   onDisconnect: (reason: ConnectProblem | null) => void;
 }) {
-  const { status } = useStoreState(session.store);
+  const status = useStoreSelector(session.store, (state) => state.status);
   useEffect(() => {
     if (status === 'unauthorized') onDisconnect({ kind: 'rotated' });
   }, [status, onDisconnect]);

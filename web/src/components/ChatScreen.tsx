@@ -1,17 +1,18 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import type { StoreState } from '@webbridge/client-sdk';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { useBackgroundNotices } from '../pwa/useBackgroundNotices';
 import { useOpenFromPush } from '../pwa/useOpenFromPush';
 import { highlightMatches } from '../render/highlightMatches';
 import { modifierHeld } from '../render/modifierKey';
 import type { FindMatch } from '../search/findInMessages';
-import { useStoreState } from '../state/hooks';
 import type { RevealRequest } from '../state/revealRequest';
 import { useSession } from '../state/SessionContext';
+import { useStoreSelector } from '../state/useStoreSelector';
 import { useWatching } from '../state/WatchingContext';
 import { Composer } from './Composer';
-import { FindBar } from './FindBar';
-import { MessageList } from './MessageList';
+import { CurrentFindBar } from './CurrentFindBar';
+import { CurrentMessages } from './CurrentMessages';
 import { NoticeBar } from './NoticeBar';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
@@ -21,11 +22,29 @@ export interface ChatScreenProps {
   readonly onDisconnect: () => void;
 }
 
+/**
+ * What the screen around the messages shows. Not the messages: a streamed word changes only
+ * those, and {@link CurrentMessages} alone renders them.
+ */
+function chatView({ snapshot, status, reloadRequired }: StoreState) {
+  return {
+    ready: snapshot !== null,
+    status,
+    reloadRequired,
+    theme: snapshot?.settings.theme ?? 'system',
+    running: snapshot !== null && snapshot.conversations.run.state !== 'idle',
+    conversationId: snapshot?.conversationId ?? '',
+    title: snapshot?.conversations.list.find((c) => c.id === snapshot.conversationId)?.title ?? '',
+    waitingElsewhere: snapshot?.approvals.some((a) => a.conversationId !== snapshot.conversationId) ?? false,
+  };
+}
+
 /** The connected page: sidebar (a drawer on phones), the conversation and the composer. */
 export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   const session = useSession();
   const t = useT();
-  const { snapshot, reloadRequired, status } = useStoreState(session.store);
+  const { ready, status, reloadRequired, theme, running, conversationId, title, waitingElsewhere } =
+    useStoreSelector(session.store, chatView);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [dragging, setDragging] = useState(false);
   // Find in this conversation: whether the bar is open, a count that asks it to take the
@@ -35,10 +54,24 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   const [found, setFound] = useState<{ match: FindMatch; query: string; reveal: RevealRequest } | null>(null);
   const revealSeq = useRef(0);
   const watching = useWatching();
-  const theme = snapshot?.settings.theme ?? 'system';
-  const running = snapshot !== null && snapshot.conversations.run.state !== 'idle';
-  useBackgroundNotices(snapshot);
-  useOpenFromPush(session, snapshot !== null);
+  useBackgroundNotices(session.store);
+  useOpenFromPush(session, ready);
+  // Stable, so the pure sidebar and top bar skip the renders of this screen.
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+  const openDrawer = useCallback(() => setDrawerOpen(true), []);
+  const openFind = useCallback(() => {
+    setFindOpen(true);
+    setFindFocus((n) => n + 1);
+  }, []);
+  const closeFind = useCallback(() => {
+    setFindOpen(false);
+    setFound(null);
+  }, []);
+  const goToMatch = useCallback(
+    (match: FindMatch | null, query: string) =>
+      setFound(match && { match, query, reveal: { messageId: match.messageId, seq: ++revealSeq.current } }),
+    [],
+  );
 
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -46,7 +79,6 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
 
   // Find is in one conversation: going to another closes it, as a page's find closes when
   // the page changes.
-  const conversationId = snapshot?.conversationId;
   useEffect(() => {
     setFindOpen(false);
     setFound(null);
@@ -63,7 +95,6 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   // would run after paint, so an Escape pressed as a reply starts could meet the old state.
   // Esc stops only what is shown live, as the Stop button does (a stale "running" may be over).
   const live = status === 'live';
-  const ready = snapshot !== null;
   const current = useRef({ running, drawerOpen, watching, live, ready });
   current.current = { running, drawerOpen, watching, live, ready };
   useEffect(() => {
@@ -92,25 +123,12 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
     return () => document.removeEventListener('keydown', onKey);
   }, [session]);
 
-  if (snapshot === null) return <p class="loading">{t('connecting')}</p>;
-  const title =
-    snapshot.conversations.list.find((c) => c.id === snapshot.conversationId)?.title || t('newChat');
+  if (!ready) return <p class="loading">{t('connecting')}</p>;
 
   return (
     <div class={`shell${drawerOpen ? ' drawer-open' : ''}${watching ? ' watching' : ''}`}>
-      <Sidebar
-        snapshot={snapshot}
-        onNavigate={() => setDrawerOpen(false)}
-        onClose={() => setDrawerOpen(false)}
-        onDisconnect={onDisconnect}
-      />
-      <button
-        type="button"
-        class="scrim"
-        aria-label={t('closeMenu')}
-        tabIndex={-1}
-        onClick={() => setDrawerOpen(false)}
-      />
+      <Sidebar onNavigate={closeDrawer} onClose={closeDrawer} onDisconnect={onDisconnect} />
+      <button type="button" class="scrim" aria-label={t('closeMenu')} tabIndex={-1} onClick={closeDrawer} />
       <main
         class={`chat${dragging ? ' dragging' : ''}`}
         onDragOver={(event) => {
@@ -125,18 +143,15 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
           event.preventDefault();
           setDragging(false);
           const files = event.dataTransfer?.files;
-          if (files && files.length > 0) void session.uploads.add(files, snapshot.conversationId);
+          if (files && files.length > 0) void session.uploads.add(files, conversationId);
         }}
       >
         <TopBar
-          title={title}
-          onMenu={() => setDrawerOpen(true)}
+          title={title || t('newChat')}
+          onMenu={openDrawer}
           findOpen={findOpen}
-          onFind={() => {
-            setFindOpen(true);
-            setFindFocus((n) => n + 1);
-          }}
-          waitingElsewhere={snapshot.approvals.some((a) => a.conversationId !== snapshot.conversationId)}
+          onFind={openFind}
+          waitingElsewhere={waitingElsewhere}
         />
         {reloadRequired && (
           <div class="banner" role="alert">
@@ -147,28 +162,14 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
           </div>
         )}
         <NoticeBar />
-        {findOpen && (
-          <FindBar
-            messages={snapshot.conversations.messages}
-            focusSeq={findFocus}
-            onGo={(match, query) =>
-              setFound(
-                match && { match, query, reveal: { messageId: match.messageId, seq: ++revealSeq.current } },
-              )
-            }
-            onClose={() => {
-              setFindOpen(false);
-              setFound(null);
-            }}
-          />
-        )}
-        <MessageList key={snapshot.conversationId} snapshot={snapshot} reveal={found?.reveal ?? null} />
+        {findOpen && <CurrentFindBar focusSeq={findFocus} onGo={goToMatch} onClose={closeFind} />}
+        <CurrentMessages reveal={found?.reveal ?? null} />
         {watching ? (
           <p class="watching-bar" role="status">
             {t('watchingBar')}
           </p>
         ) : (
-          <Composer snapshot={snapshot} />
+          <Composer />
         )}
       </main>
     </div>

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { createStore, type Destination, destinationOf } from '@webbridge/client-sdk';
+import { createStore, type Destination, destinationOf, type WritableStore } from '@webbridge/client-sdk';
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -48,10 +48,16 @@ describe('Composer', () => {
     root.remove();
   });
 
-  const mount = (session: Session, snapshot: Snapshot) =>
-    act(() => {
-      render(h(SessionContext.Provider, { value: session }, h(Composer, { snapshot })), root);
+  // The composer shows the store's state: a newer snapshot reaches it in the next frame.
+  const mount = async (session: Session, snapshot: Snapshot) => {
+    await act(() => {
+      (session.store as WritableStore).replaceSnapshot(snapshot);
+      render(h(SessionContext.Provider, { value: session }, h(Composer, {})), root);
     });
+    await nextFrame();
+  };
+  const nextFrame = () =>
+    act(async () => await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
   const textarea = () => root.querySelector('textarea') as HTMLTextAreaElement;
   const type = (text: string) =>
     act(() => {
@@ -275,6 +281,7 @@ describe('Composer', () => {
         attempts: 1,
       });
     });
+    await nextFrame();
     const stop = [...root.querySelectorAll('button')].find((b) => b.textContent === 'Stop');
     expect(stop?.disabled).toBe(true);
     await act(() => stop?.click());
@@ -288,6 +295,7 @@ describe('Composer', () => {
       store.setStatus('live');
       store.removePending('a-1');
     });
+    await nextFrame();
     expect(stop?.disabled).toBe(false);
     expect(root.querySelector('.composer-not-live')).toBeNull();
     expect(root.querySelector('.pending-action')).toBeNull();

@@ -1,10 +1,11 @@
-import { type Destination, destinationOf } from '@webbridge/client-sdk';
+import { type Destination, destinationOf, type StoreState } from '@webbridge/client-sdk';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
-import { useObservable, useStoreState } from '../state/hooks';
+import { pure } from '../render/pure';
+import { useObservable } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
 import { shownDestination } from '../state/shownDestination';
-import type { Snapshot } from '../state/types';
+import { useStoreSelector } from '../state/useStoreSelector';
 import { DestinationConfirm } from './DestinationConfirm';
 import { Icon } from './Icon';
 import { PendingActions } from './PendingActions';
@@ -28,9 +29,16 @@ export function pasteIsFiles(data: Pick<DataTransfer, 'files' | 'getData'>): boo
   return lines.every((line) => names.has(line) || names.has(line.split(/[\\/]/).pop() ?? ''));
 }
 
-/** Props of {@link Composer}. */
-export interface ComposerProps {
-  readonly snapshot: Snapshot;
+/** What the composer shows besides the place it sends to: none of it changes with a streamed word. */
+function composerView({ snapshot, status, pendingActions }: StoreState) {
+  if (snapshot === null) return null;
+  const { run, pending } = snapshot.conversations;
+  return { status, pendingActions, run, pending };
+}
+
+/** Where a send goes, as the state on screen says (a flat object: compared field by field). */
+function destinationView({ snapshot }: StoreState) {
+  return snapshot && destinationOf(snapshot);
 }
 
 /**
@@ -41,13 +49,25 @@ export interface ComposerProps {
  * follows the host while it is open and its button sends with the identity it names, so a
  * host that has moved again by then refuses it and a new confirmation names the new place.
  */
-export function Composer({ snapshot }: ComposerProps) {
+export const Composer = pure(function Composer() {
+  const session = useSession();
+  const view = useStoreSelector(session.store, composerView);
+  const destination = useStoreSelector(session.store, destinationView);
+  return view && destination && <ComposerForm {...view} destination={destination} />;
+});
+
+function ComposerForm({
+  status,
+  pendingActions,
+  run,
+  pending,
+  destination,
+}: NonNullable<ReturnType<typeof composerView>> & { readonly destination: Destination }) {
   const session = useSession();
   const t = useT();
-  const { conversationId } = snapshot;
+  const { conversationId } = destination;
   // The run state shown is only current while the stream is live: a stale "running" must not
   // offer a Stop that acts on a reply which may have ended.
-  const { status, pendingActions } = useStoreState(session.store);
   const live = status === 'live';
   // Uploads started in another conversation go on there; this one shows its own.
   const allUploads = useObservable(session.uploads.items);
@@ -55,10 +75,9 @@ export function Composer({ snapshot }: ComposerProps) {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [changed, setChanged] = useState<{ named: Destination; text: string } | null>(null);
-  const shown = changed && shownDestination(changed.named, snapshot);
+  const shown = changed && shownDestination(changed.named, destination);
   const fileInput = useRef<HTMLInputElement>(null);
   const area = useRef<HTMLTextAreaElement>(null);
-  const { run, pending } = snapshot.conversations;
   const running = run.state !== 'idle';
   const listed = new Set(pending.map((a) => a.id));
   // A file uploaded but not yet listed by the host would not go with the message: wait for the
@@ -106,7 +125,7 @@ export function Composer({ snapshot }: ComposerProps) {
       class="composer"
       onSubmit={(event) => {
         event.preventDefault();
-        if (canSend) void send(text, destinationOf(snapshot));
+        if (canSend) void send(text, destination);
       }}
     >
       {changed && shown && (
@@ -177,7 +196,7 @@ export function Composer({ snapshot }: ComposerProps) {
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
               event.preventDefault();
-              if (canSend) void send(text, destinationOf(snapshot));
+              if (canSend) void send(text, destination);
             }
           }}
         />

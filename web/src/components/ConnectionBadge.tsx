@@ -2,9 +2,9 @@ import type { ConnectionStatus } from '@webbridge/client-sdk';
 import type { MessageKey } from '../i18n/catalogue';
 import { useI18n } from '../i18n/I18nContext';
 import { relativeTime } from '../i18n/relativeTime';
-import { useStoreState } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
 import { useNow } from '../state/useNow';
+import { useStoreSelector } from '../state/useStoreSelector';
 
 const LABEL: { readonly [S in ConnectionStatus]: MessageKey } = {
   connecting: 'statusConnecting',
@@ -21,7 +21,10 @@ const LABEL: { readonly [S in ConnectionStatus]: MessageKey } = {
  * live content.
  */
 export function ConnectionBadge() {
-  const { status, lastCurrentAt } = useStoreState(useSession().store);
+  const { status, lastCurrentAt } = useStoreSelector(useSession().store, (state) => ({
+    status: state.status,
+    lastCurrentAt: state.lastCurrentAt,
+  }));
   const { t, language } = useI18n();
   const stale = status !== 'live' && lastCurrentAt !== null;
   const now = useNow(stale);

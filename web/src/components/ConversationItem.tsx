@@ -1,5 +1,6 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { useI18n } from '../i18n/I18nContext';
+import { pure } from '../render/pure';
 import { useSession } from '../state/SessionContext';
 import type { ConversationSummary } from '../state/types';
 import { ApprovalMark } from './ApprovalMark';
@@ -15,7 +16,7 @@ export interface ConversationItemProps {
 }
 
 /** One conversation: open it, rename it, or delete it (asked twice). */
-export function ConversationItem({
+export const ConversationItem = pure(function ConversationItem({
   conversation,
   current,
   waiting = false,
@@ -26,6 +27,8 @@ export function ConversationItem({
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
   const [title, setTitle] = useState(conversation.title);
   const name = conversation.title || t('newChat');
+  // Intl formatting is slow on a phone; the date does not change while the list re-renders.
+  const created = useMemo(() => format.dateTime(conversation.createdAt), [format, conversation.createdAt]);
 
   if (mode === 'rename') {
     return (
@@ -73,7 +76,7 @@ export function ConversationItem({
         class="conversation-open"
         dir="auto"
         aria-current={current ? 'page' : undefined}
-        title={t('createdAt', { date: format.dateTime(conversation.createdAt) })}
+        title={t('createdAt', { date: created })}
         onClick={async () => {
           if (
             current ||
@@ -128,4 +131,4 @@ export function ConversationItem({
       )}
     </li>
   );
-}
+});

@@ -1,23 +1,32 @@
 import { useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { useSession } from '../state/SessionContext';
-import type { Snapshot } from '../state/types';
+import type { Approval, ConversationSummary } from '../state/types';
 import { ConversationItem } from './ConversationItem';
 import { ConversationSearch, matchesTitle } from './ConversationSearch';
 
 /** Props of {@link ConversationList}. */
 export interface ConversationListProps {
-  readonly snapshot: Snapshot;
+  readonly conversations: readonly ConversationSummary[];
+  readonly projectId: string;
+  readonly conversationId: string;
+  readonly approvals: readonly Approval[];
   readonly onNavigate: () => void;
 }
 
 /** The conversations of the current project, newest first, with "New chat". */
-export function ConversationList({ snapshot, onNavigate }: ConversationListProps) {
+export function ConversationList({
+  conversations,
+  projectId,
+  conversationId,
+  approvals,
+  onNavigate,
+}: ConversationListProps) {
   const session = useSession();
   const t = useT();
   const [query, setQuery] = useState('');
-  const list = snapshot.conversations.list
-    .filter((c) => c.projectId === snapshot.projectId && matchesTitle(c.title || t('newChat'), query))
+  const list = conversations
+    .filter((c) => c.projectId === projectId && matchesTitle(c.title || t('newChat'), query))
     .sort((a, b) => b.createdAt - a.createdAt);
   return (
     <section class="panel" aria-labelledby="conversations-heading">
@@ -27,7 +36,7 @@ export function ConversationList({ snapshot, onNavigate }: ConversationListProps
           type="button"
           class="small"
           onClick={async () => {
-            if (await session.act({ action: 'newConversation', projectId: snapshot.projectId })) onNavigate();
+            if (await session.act({ action: 'newConversation', projectId })) onNavigate();
           }}
         >
           {t('newChatButton')}
@@ -44,8 +53,8 @@ export function ConversationList({ snapshot, onNavigate }: ConversationListProps
           <ConversationItem
             key={conversation.id}
             conversation={conversation}
-            current={conversation.id === snapshot.conversationId}
-            waiting={snapshot.approvals.some((a) => a.conversationId === conversation.id)}
+            current={conversation.id === conversationId}
+            waiting={approvals.some((a) => a.conversationId === conversation.id)}
             onNavigate={onNavigate}
           />
         ))}

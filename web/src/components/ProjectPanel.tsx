@@ -5,7 +5,8 @@ import type { Snapshot } from '../state/types';
 
 /** Props of {@link ProjectPanel}. */
 export interface ProjectPanelProps {
-  readonly snapshot: Snapshot;
+  readonly projects: Snapshot['projects'];
+  readonly projectId: string;
   readonly onNavigate: () => void;
 }
 
@@ -13,11 +14,11 @@ export interface ProjectPanelProps {
  * The current project and its workspace folder. The folder can be changed to one of the host's
  * authorised roots or a folder below one; the host checks it (the page cannot widen access).
  */
-export function ProjectPanel({ snapshot, onNavigate }: ProjectPanelProps) {
+export function ProjectPanel({ projects, projectId, onNavigate }: ProjectPanelProps) {
   const session = useSession();
   const t = useT();
-  const { list, roots } = snapshot.projects;
-  const project = list.find((p) => p.id === snapshot.projectId);
+  const { list, roots } = projects;
+  const project = list.find((p) => p.id === projectId);
   const [uri, setUri] = useState(project?.workspace.uri ?? '');
   useEffect(() => setUri(project?.workspace.uri ?? ''), [project?.workspace.uri]);
 
@@ -27,7 +28,7 @@ export function ProjectPanel({ snapshot, onNavigate }: ProjectPanelProps) {
       <label class="field">
         <span>{t('project')}</span>
         <select
-          value={snapshot.projectId}
+          value={projectId}
           onChange={async (event) => {
             if (await session.act({ action: 'selectProject', projectId: event.currentTarget.value }))
               onNavigate();

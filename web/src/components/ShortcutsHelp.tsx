@@ -3,8 +3,8 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
 import { MOD, modifierHeld } from '../render/modifierKey';
-import { useStoreState } from '../state/hooks';
 import { useSession } from '../state/SessionContext';
+import { useStoreSelector } from '../state/useStoreSelector';
 import { useWatching } from '../state/WatchingContext';
 
 /** The shortcuts the help lists, in its order (Escape's stop lives in ChatScreen). */
@@ -32,12 +32,11 @@ function typing(target: EventTarget | null): boolean {
 export function ShortcutsHelp() {
   const t = useT();
   const session = useSession();
-  const { snapshot } = useStoreState(session.store);
+  const projectId = useStoreSelector(session.store, (state) => state.snapshot?.projectId);
   const watching = useWatching();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const popover = useRef<HTMLDivElement>(null);
-  const projectId = snapshot?.projectId;
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -1,5 +1,8 @@
+import type { StoreState } from '@webbridge/client-sdk';
 import { useT } from '../i18n/I18nContext';
-import type { Snapshot } from '../state/types';
+import { pure } from '../render/pure';
+import { useSession } from '../state/SessionContext';
+import { useStoreSelector } from '../state/useStoreSelector';
 import { useWatching } from '../state/WatchingContext';
 import { ApprovalsPanel } from './ApprovalsPanel';
 import { ConversationList } from './ConversationList';
@@ -13,17 +16,37 @@ import { ToolsList } from './ToolsList';
 
 /** Props of {@link Sidebar}. */
 export interface SidebarProps {
-  readonly snapshot: Snapshot;
   /** Called after the person picked something (closes the drawer on phones). */
   readonly onNavigate: () => void;
   readonly onClose: () => void;
   readonly onDisconnect: () => void;
 }
 
+/**
+ * What the sidebar shows: parts of the state that the store keeps by identity while a reply
+ * streams (a word changes only the message list), so a streamed word does not render it.
+ */
+function sidebarView(state: StoreState) {
+  const snapshot = state.snapshot;
+  if (snapshot === null) return null;
+  return {
+    approvals: snapshot.approvals,
+    conversations: snapshot.conversations.list,
+    conversationId: snapshot.conversationId,
+    projectId: snapshot.projectId,
+    projects: snapshot.projects,
+    models: snapshot.models,
+    tools: snapshot.tools,
+    settings: snapshot.settings,
+  };
+}
+
 /** Conversations, project, model, tools, settings and pending approvals. */
-export function Sidebar({ snapshot, onNavigate, onClose, onDisconnect }: SidebarProps) {
+export const Sidebar = pure(function Sidebar({ onNavigate, onClose, onDisconnect }: SidebarProps) {
   const watching = useWatching();
   const t = useT();
+  const view = useStoreSelector(useSession().store, sidebarView);
+  if (view === null) return null;
   return (
     <nav class="sidebar" aria-label={t('sidebar')}>
       <div class="sidebar-head">
@@ -32,15 +55,21 @@ export function Sidebar({ snapshot, onNavigate, onClose, onDisconnect }: Sidebar
           <Icon name="close" />
         </button>
       </div>
-      {snapshot.approvals.length > 0 && <ApprovalsPanel approvals={snapshot.approvals} />}
+      {view.approvals.length > 0 && <ApprovalsPanel approvals={view.approvals} />}
       {/* Watching: everything stays visible, nothing can be changed (a disabled fieldset
           disables every control inside it). */}
       <fieldset class="controls" disabled={watching}>
-        <ConversationList snapshot={snapshot} onNavigate={onNavigate} />
-        <ProjectPanel snapshot={snapshot} onNavigate={onNavigate} />
-        <ModelPicker models={snapshot.models} />
-        <ToolsList tools={snapshot.tools.list} servers={snapshot.tools.servers} />
-        <SettingsPanel settings={snapshot.settings} tools={snapshot.tools.list} />
+        <ConversationList
+          conversations={view.conversations}
+          projectId={view.projectId}
+          conversationId={view.conversationId}
+          approvals={view.approvals}
+          onNavigate={onNavigate}
+        />
+        <ProjectPanel projects={view.projects} projectId={view.projectId} onNavigate={onNavigate} />
+        <ModelPicker models={view.models} />
+        <ToolsList tools={view.tools.list} servers={view.tools.servers} />
+        <SettingsPanel settings={view.settings} tools={view.tools.list} />
       </fieldset>
       <NotificationsToggle />
       <DevicesPanel />
@@ -49,4 +78,4 @@ export function Sidebar({ snapshot, onNavigate, onClose, onDisconnect }: Sidebar
       </button>
     </nav>
   );
-}
+});

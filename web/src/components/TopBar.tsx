@@ -1,4 +1,5 @@
 import { useT } from '../i18n/I18nContext';
+import { pure } from '../render/pure';
 import { useWatching } from '../state/WatchingContext';
 import { ApprovalMark } from './ApprovalMark';
 import { ConnectionBadge } from './ConnectionBadge';
@@ -18,7 +19,13 @@ export interface TopBarProps {
 }
 
 /** The bar over the conversation: menu (phones), the conversation's title, find, connection state. */
-export function TopBar({ title, onMenu, waitingElsewhere = false, onFind, findOpen = false }: TopBarProps) {
+export const TopBar = pure(function TopBar({
+  title,
+  onMenu,
+  waitingElsewhere = false,
+  onFind,
+  findOpen = false,
+}: TopBarProps) {
   const watching = useWatching();
   const t = useT();
   return (
@@ -55,4 +62,4 @@ export function TopBar({ title, onMenu, waitingElsewhere = false, onFind, findOp
       <ConnectionBadge />
     </header>
   );
-}
+});

@@ -14,6 +14,28 @@ export interface Formatters {
 
 const SIZE_UNITS = ['kilobyte', 'megabyte', 'gigabyte'] as const;
 
+/** How many formatted timestamps a formatter keeps; past it, it starts over. */
+const REMEMBERED = 512;
+
+/**
+ * `format`, remembering its answers for timestamps (epoch milliseconds). Intl formatting costs
+ * a slow phone a quarter of a millisecond a call, and a message re-rendered for every streamed
+ * word formats the same `createdAt` each time.
+ */
+function remembered(format: (value: Date | number) => string): (value: Date | number) => string {
+  const known = new Map<number, string>();
+  return (value) => {
+    if (typeof value !== 'number') return format(value);
+    let text = known.get(value);
+    if (text === undefined) {
+      if (known.size >= REMEMBERED) known.clear();
+      text = format(value);
+      known.set(value, text);
+    }
+    return text;
+  };
+}
+
 /** Formatters for a language, built once per language. */
 export function createFormatters(language: string): Formatters {
   const number = new Intl.NumberFormat(language);
@@ -32,9 +54,9 @@ export function createFormatters(language: string): Formatters {
   const sizes = SIZE_UNITS.map((name) => [unit(name, 1), unit(name, 0)] as const);
   return {
     number: (value) => number.format(value),
-    dateTime: (value) => dateTime.format(value),
-    date: (value) => date.format(value),
-    time: (value) => time.format(value),
+    dateTime: remembered((value) => dateTime.format(value)),
+    date: remembered((value) => date.format(value)),
+    time: remembered((value) => time.format(value)),
     size: (count) => {
       if (count < 1024) return bytes.format(count);
       let value = count / 1024;

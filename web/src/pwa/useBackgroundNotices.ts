@@ -1,3 +1,4 @@
+import type { Store } from '@webbridge/client-sdk';
 import { useEffect, useRef } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import type { Snapshot } from '../state/types';
@@ -13,30 +14,42 @@ function excerpt(text: string): string {
 
 /**
  * Notifies, while the page is hidden and the person opted in, when a reply finishes (the run
- * goes back to idle) and when a new approval starts waiting. Compares each snapshot with the
- * one before, so the snapshot the page opens with notifies nothing.
+ * goes back to idle) and when a new approval starts waiting. Compares each state of the store
+ * with the one before, so the snapshot the page opens with notifies nothing. It listens to the
+ * store itself, not to renders: renders wait for a frame (see useStoreSelector), and a hidden
+ * page is exactly where notifications matter.
  */
-export function useBackgroundNotices(snapshot: Snapshot | null): void {
+export function useBackgroundNotices(store: Store): void {
   const t = useT();
-  const before = useRef<{ running: boolean; approvals: ReadonlySet<string> } | null>(null);
+  const translate = useRef(t);
+  translate.current = t;
   useEffect(() => {
-    if (snapshot === null) return;
-    const running = snapshot.conversations.run.state !== 'idle';
-    const approvals = new Set(snapshot.approvals.map((approval) => approval.id));
-    const previous = before.current;
-    before.current = { running, approvals };
-    if (previous === null) return;
-    for (const approval of snapshot.approvals) {
-      if (previous.approvals.has(approval.id)) continue;
-      notifyInBackground(
-        t('notifyApprovalTitle'),
-        t('notifyApprovalBody', { tool: approval.tool, summary: approval.summary }),
-        `approval-${approval.id}`,
-      );
-    }
-    if (previous.running && !running) {
-      const reply = snapshot.conversations.messages.findLast((message) => message.role === 'assistant');
-      notifyInBackground(t('notifyReplyTitle'), excerpt(reply?.text ?? ''), 'reply');
-    }
-  }, [snapshot, t]);
+    let before: Snapshot | null = store.getState().snapshot;
+    return store.subscribe(({ snapshot }) => {
+      const previous = before;
+      before = snapshot;
+      // A streamed word changes neither: nothing to compare.
+      if (snapshot === null || previous === null) return;
+      if (
+        snapshot.approvals === previous.approvals &&
+        snapshot.conversations.run === previous.conversations.run
+      )
+        return;
+      const tr = translate.current;
+      const waited = new Set(previous.approvals.map((approval) => approval.id));
+      for (const approval of snapshot.approvals) {
+        if (waited.has(approval.id)) continue;
+        notifyInBackground(
+          tr('notifyApprovalTitle'),
+          tr('notifyApprovalBody', { tool: approval.tool, summary: approval.summary }),
+          `approval-${approval.id}`,
+        );
+      }
+      const running = (s: Snapshot) => s.conversations.run.state !== 'idle';
+      if (running(previous) && !running(snapshot)) {
+        const reply = snapshot.conversations.messages.findLast((message) => message.role === 'assistant');
+        notifyInBackground(tr('notifyReplyTitle'), excerpt(reply?.text ?? ''), 'reply');
+      }
+    });
+  }, [store]);
 }
