@@ -35,7 +35,7 @@ export interface EnginePage {
   setViewport(size: Viewport): Promise<void>;
   /** Replaces a field's value as a paste would (one input event), then leaves it focused. */
   fill(target: TargetLike, text: string): Promise<void>;
-  /** Clicks the first visible, enabled element matching the target. */
+  /** Clicks the first visible, enabled element matching the target once it holds still and a click on its centre lands on it. */
   click(target: TargetLike): Promise<void>;
   /** Presses a key with the target focused, through the engine's real key events. */
   press(target: TargetLike, key: 'Enter' | 'Escape'): Promise<void>;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { EngineName, EnginePage, TargetLike, Viewport } from './EnginePage';
 import {
   actionable,
+  clickable,
   counts,
   fillScript,
   firstOf,
@@ -99,7 +100,10 @@ export function makeEnginePage<H>(driver: EngineDriver<H>): EnginePage {
         throw new Error(`could not fill ${describe(target)}`);
     },
     async click(target) {
-      await driver.click(await ready(target));
+      const element = await poll(`${describe(target)} to be clickable`, STEP_TIMEOUT_MS, async () => {
+        return (await driver.element(clickable(target))) ?? undefined;
+      });
+      await driver.click(element);
     },
     async press(target, key) {
       await driver.press(await ready(target), key);
