@@ -31,6 +31,7 @@ export interface EngineDriver<H> {
   element(expression: string): Promise<H | null>;
   click(element: H): Promise<void>;
   press(element: H, key: 'Enter' | 'Escape'): Promise<void>;
+  type(element: H, text: string): Promise<void>;
   upload(element: H, paths: readonly string[]): Promise<void>;
   goto(url: string): Promise<void>;
   reload(): Promise<void>;
@@ -107,6 +108,9 @@ export function makeEnginePage<H>(driver: EngineDriver<H>): EnginePage {
     },
     async press(target, key) {
       await driver.press(await ready(target), key);
+    },
+    async type(target, text) {
+      await driver.type(await ready(target), text);
     },
     async upload(target, paths) {
       const input = await poll(`${describe(target)} to exist`, STEP_TIMEOUT_MS, async () => {
