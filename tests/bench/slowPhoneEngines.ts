@@ -208,7 +208,7 @@ const WHERE = `(() => {
   const top = last ? Math.round(last.getBoundingClientRect().top) : NaN;
   return list
     ? 'its last message ' + (top - innerHeight) + ' px below the viewport, scrollTop ' + Math.round(list.scrollTop) + ' of ' + list.scrollHeight + ' (client ' + list.clientHeight + ')'
-    : 'no message list';
+    : 'no message list yet';
 })()`;
 
 /** Scrolls the message list to its end, as a person would. */
