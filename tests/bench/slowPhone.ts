@@ -22,6 +22,7 @@ import { type RunningHost, startHost } from '@webbridge/host';
 import type { Browser, Page } from 'playwright-core';
 import { assertWebBuilt, launchBrowser, PHONE } from '../browser/browserHarness';
 import { PACED_MODEL, scriptedModels, seedConversation } from '../browser/scriptedModel';
+import { streamedReply } from './streamedReply';
 import { printTable, quantile } from './table';
 
 const CODE = 'bench-slow-phone-4k7w';
@@ -36,30 +37,6 @@ const rates = (() => {
 const dist =
   process.env.WEBBRIDGE_BENCH_WEB_DIST ??
   join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
-
-/** A reply of `words` words, echoed by the scripted model (a user message starting with `>`). */
-function streamedReply(words: number): string {
-  const vocabulary = [
-    'the',
-    'reply',
-    'grows',
-    'one',
-    'word',
-    'at',
-    'a',
-    'time,',
-    'with',
-    '**bold**',
-    '`code`',
-    'and',
-  ];
-  const out: string[] = [];
-  for (let i = 0; i < words; i++) {
-    out.push(vocabulary[i % vocabulary.length] ?? 'word');
-    if (i % 60 === 59) out.push('\n\n');
-  }
-  return out.join(' ');
-}
 
 /** Page-side recorders, installed before the page's own scripts (CDP, so the CSP allows them). */
 const RECORDERS = `(() => {

@@ -35,10 +35,12 @@ export interface EnginePage {
   setViewport(size: Viewport): Promise<void>;
   /** Replaces a field's value as a paste would (one input event), then leaves it focused. */
   fill(target: TargetLike, text: string): Promise<void>;
-  /** Clicks the first visible, enabled element matching the target. */
+  /** Clicks the first visible, enabled element matching the target once it holds still and a click on its centre lands on it. */
   click(target: TargetLike): Promise<void>;
   /** Presses a key with the target focused, through the engine's real key events. */
   press(target: TargetLike, key: 'Enter' | 'Escape'): Promise<void>;
+  /** Types `text` into the target key by key, through the engine's real key events (it focuses the target first). */
+  type(target: TargetLike, text: string): Promise<void>;
   /** Sets the files of an `<input type=file>` (absolute paths), as picking them would. */
   upload(target: TargetLike, paths: readonly string[]): Promise<void>;
   /** Evaluates page-side JavaScript text (the tests compile without the DOM library) and returns its JSON value. */
@@ -60,11 +62,23 @@ export interface EnginePage {
   close(): Promise<void>;
 }
 
+/** How a page is opened. */
+export interface OpenOptions {
+  /**
+   * Page-side script to run in the page's first document as early as the engine allows, not
+   * subject to the page's CSP: before the page's own scripts where the driver has init scripts
+   * (Chromium; Firefox's BiDi preload scripts; later documents too), else (WebKit's WebDriver
+   * classic has none) as soon as the new document answers a script, which may be after the
+   * page's first scripts ran. A script that must run once guards itself.
+   */
+  readonly early?: string;
+}
+
 /** An engine started for one test file: opens isolated pages (own storage each), then quits. */
 export interface EngineBrowser {
   readonly engine: EngineName;
-  /** Opens a page with its own storage, at `viewport`, showing `url`. */
-  openPage(url: string, viewport: Viewport): Promise<EnginePage>;
+  /** Opens a page with its own storage, at `viewport`, showing `url` (loaded). */
+  openPage(url: string, viewport: Viewport, options?: OpenOptions): Promise<EnginePage>;
   /** Quits the browser and every process started for it (driver, virtual display). */
   close(): Promise<void>;
 }

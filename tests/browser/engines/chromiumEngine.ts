@@ -8,7 +8,7 @@ export async function launchChromiumEngine(): Promise<EngineBrowser> {
   const browser = await launchChromium();
   return {
     engine: 'chromium',
-    async openPage(url, viewport) {
+    async openPage(url, viewport, options = {}) {
       const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
       const page: Page = await context.newPage();
       const reported: string[] = [];
@@ -25,6 +25,7 @@ export async function launchChromiumEngine(): Promise<EngineBrowser> {
         element: async (expression) => (await page.evaluateHandle(expression)).asElement(),
         click: (element) => element.click(),
         press: (element, key) => element.press(key),
+        type: (element, text) => element.type(text),
         upload: (element, paths) => element.setInputFiles([...paths]),
         goto: async (to) => {
           await page.goto(to);
@@ -38,6 +39,7 @@ export async function launchChromiumEngine(): Promise<EngineBrowser> {
         grantNotifications: (origin) => context.grantPermissions(['notifications'], { origin }),
         close: () => context.close(),
       };
+      if (options.early !== undefined) await page.addInitScript(options.early);
       const opened = makeEnginePage(driver);
       await opened.goto(url);
       return opened;

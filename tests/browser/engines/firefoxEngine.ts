@@ -25,7 +25,7 @@ export async function launchFirefoxEngine(): Promise<EngineBrowser> {
   });
   return {
     engine: 'firefox',
-    async openPage(url, viewport) {
+    async openPage(url, viewport, options = {}) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
@@ -43,6 +43,7 @@ export async function launchFirefoxEngine(): Promise<EngineBrowser> {
           (await page.evaluateHandle(expression)).asElement() as ElementHandle | null,
         click: (element) => element.click(),
         press: (element, key) => element.press(key),
+        type: (element, text) => element.type(text),
         // Typed for an HTMLInputElement, which this package (no DOM library) cannot name.
         upload: (element, paths) =>
           (element as unknown as { uploadFile(...files: string[]): Promise<void> }).uploadFile(...paths),
@@ -59,6 +60,8 @@ export async function launchFirefoxEngine(): Promise<EngineBrowser> {
         grantNotifications: (origin) => context.overridePermissions(origin, ['notifications']),
         close: () => context.close(),
       };
+      // WebDriver BiDi's script.addPreloadScript.
+      if (options.early !== undefined) await page.evaluateOnNewDocument(options.early);
       const opened = makeEnginePage(driver);
       await opened.goto(url);
       return opened;

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { EngineName, EnginePage, TargetLike, Viewport } from './EnginePage';
 import {
   actionable,
+  clickable,
   counts,
   fillScript,
   firstOf,
@@ -30,6 +31,7 @@ export interface EngineDriver<H> {
   element(expression: string): Promise<H | null>;
   click(element: H): Promise<void>;
   press(element: H, key: 'Enter' | 'Escape'): Promise<void>;
+  type(element: H, text: string): Promise<void>;
   upload(element: H, paths: readonly string[]): Promise<void>;
   goto(url: string): Promise<void>;
   reload(): Promise<void>;
@@ -99,10 +101,16 @@ export function makeEnginePage<H>(driver: EngineDriver<H>): EnginePage {
         throw new Error(`could not fill ${describe(target)}`);
     },
     async click(target) {
-      await driver.click(await ready(target));
+      const element = await poll(`${describe(target)} to be clickable`, STEP_TIMEOUT_MS, async () => {
+        return (await driver.element(clickable(target))) ?? undefined;
+      });
+      await driver.click(element);
     },
     async press(target, key) {
       await driver.press(await ready(target), key);
+    },
+    async type(target, text) {
+      await driver.type(await ready(target), text);
     },
     async upload(target, paths) {
       const input = await poll(`${describe(target)} to exist`, STEP_TIMEOUT_MS, async () => {

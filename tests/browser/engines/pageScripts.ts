@@ -23,6 +23,39 @@ export function actionable(target: TargetLike): string {
   return `(${matches(toTarget(target))}).shown.find((e) => !e.disabled) ?? null`;
 }
 
+/**
+ * The target's first actionable element once a click on its centre would land on it, else null
+ * (after scrolling it into view if it is outside the viewport, for the next try). Its box must
+ * be the same two frames apart: a drawer sliding in is visible and enabled from its first frame
+ * while still outside the viewport, and puppeteer's click in Firefox then fails ("Node is
+ * either not clickable or not an Element"). And the centre must hit it or something inside
+ * it (or a label of it), not an overlay. Playwright's click waits for the same; WebDriver's
+ * and puppeteer's do not.
+ */
+export function clickable(target: TargetLike): string {
+  return `(async () => {
+    const element = ${actionable(target)};
+    if (!element) return null;
+    const box = () => {
+      const r = element.getBoundingClientRect();
+      return [r.left, r.top, r.width, r.height];
+    };
+    const before = box();
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const [left, top, width, height] = box();
+    if (!element.isConnected || [left, top, width, height].some((v, i) => v !== before[i])) return null;
+    const x = left + width / 2;
+    const y = top + height / 2;
+    if (width < 1 || height < 1 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+      element.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      return null;
+    }
+    const hit = document.elementFromPoint(x, y);
+    const lands = hit && (element.contains(hit) || [...(element.labels ?? [])].some((l) => l.contains(hit)));
+    return lands ? element : null;
+  })()`;
+}
+
 /** The first element of the target, shown or not (a file input is often hidden), or null. */
 export function firstOf(target: TargetLike): string {
   return `(${matches(toTarget(target))}).all[0] ?? null`;

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Builder, Key, type WebDriver, type WebElement } from 'selenium-webdriver';
-import type { EngineBrowser } from './EnginePage';
+import type { EngineBrowser, OpenOptions } from './EnginePage';
 import { type EngineDriver, makeEnginePage } from './makeEnginePage';
 
 /** WebKitGTK's MiniBrowser from Debian's libwebkit2gtk-4.1 (what webkit2gtk-driver drives). */
@@ -71,6 +71,39 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /**
+ * Navigates with a session that does not wait for loads (page load strategy 'none', which
+ * {@link OpenOptions.early} needs: WebDriver classic has no init scripts, and with the default
+ * strategy the first script would run after the load event), then waits for the load itself:
+ * the old document is marked, the new one answers unmarked and from `to`'s origin (a navigation
+ * to another site first shows an empty document in a new web process). `early` runs in the new
+ * document once, at its first answer.
+ */
+async function navigateEarly(
+  session: WebDriver,
+  to: string,
+  go: () => Promise<void>,
+  early: string,
+): Promise<void> {
+  const origin = JSON.stringify(new URL(to).origin);
+  await session.executeScript('window.__webbridgeLeaving = true;');
+  await go();
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const state = await session
+      .executeScript<string | null>(
+        `if (window.__webbridgeLeaving || location.origin !== ${origin}) return null;
+        if (!window.__webbridgeEarly) { window.__webbridgeEarly = true; ${early}; }
+        return document.readyState;`,
+      )
+      // A document being replaced may refuse a script; the next try reaches the new one.
+      .catch(() => null);
+    if (state === 'complete') return;
+    if (Date.now() > deadline) throw new Error('the page did not load within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/**
  * WebKit as Safari's engine runs here: WebKitGTK's MiniBrowser driven by Debian's
  * WebKitWebDriver (WebDriver classic, through selenium-webdriver) on a virtual display
  * (MiniBrowser has no headless mode). Each page is a WebDriver session of its own, so a fresh
@@ -108,12 +141,14 @@ export async function launchWebKitEngine(): Promise<EngineBrowser> {
   }
   return {
     engine: 'webkit',
-    async openPage(url, viewport) {
+    async openPage(url, viewport, options = {}) {
+      const { early } = options;
       const session: WebDriver = await new Builder()
         .usingServer(server)
         .withCapabilities({
           browserName: 'MiniBrowser',
           'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+          ...(early === undefined ? {} : { pageLoadStrategy: 'none' }),
         })
         .build();
       const driver: EngineDriver<WebElement> = {
@@ -126,9 +161,19 @@ export async function launchWebKitEngine(): Promise<EngineBrowser> {
         click: (element) => element.click(),
         // In WebKit `sendKeys('\n')` types nothing; the key's own code is needed.
         press: (element, key) => element.sendKeys(key === 'Enter' ? Key.ENTER : Key.ESCAPE),
+        type: (element, text) => element.sendKeys(text),
         upload: (element, paths) => element.sendKeys(paths.join('\n')),
-        goto: (to) => session.get(to),
-        reload: () => session.navigate().refresh(),
+        goto: (to) =>
+          early === undefined ? session.get(to) : navigateEarly(session, to, () => session.get(to), early),
+        reload: async () =>
+          early === undefined
+            ? session.navigate().refresh()
+            : navigateEarly(
+                session,
+                await session.getCurrentUrl(),
+                () => session.navigate().refresh(),
+                early,
+              ),
         url: () => session.getCurrentUrl(),
         async setViewport(size) {
           // WebDriver sizes the window; the page's inner size is what a test means. The window
