@@ -110,8 +110,9 @@ describe('Chromium over HTTPS with the serving key pinned', () => {
           .map((e) => e.getAttribute('aria-label') || e.labels?.[0]?.textContent.trim() || e.textContent.trim())`,
       )) as string[];
       // Besides leaving and copying, only what changes this browser alone: the shortcuts'
-      // help and the opt-in to notifications (a watcher may want to know a reply finished).
-      const local = /^(Disconnect|Copy message|Keyboard shortcuts|Notify me .*)$/;
+      // help, find in this conversation (reading) and the opt-in to notifications (a watcher
+      // may want to know a reply finished).
+      const local = /^(Disconnect|Copy message|Keyboard shortcuts|Find in this conversation|Notify me .*)$/;
       expect(enabled.filter((label) => !local.test(label))).toEqual([]);
       await shot(page, 'https-chromium-watching-open');
     } finally {

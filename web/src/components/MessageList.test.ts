@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadMarkdown } from '../markdown/loadMarkdown';
 import { mockScenario } from '../mocks/mockScenario';
 import type { Session } from '../state/createSession';
 import { SessionContext } from '../state/SessionContext';
@@ -26,6 +27,9 @@ function conversation(count: number, base = mockScenario()): Snapshot {
 
 describe('MessageList', () => {
   let root: HTMLElement;
+  // The replies' markdown renderer is a lazy module the list asks for: loaded before the tests,
+  // not while the environment is torn down after them.
+  beforeAll(() => loadMarkdown());
   beforeEach(() => {
     root = document.createElement('div');
     document.body.append(root);
