@@ -1,5 +1,6 @@
 import type { HostMessage, Projection } from '@webbridge/contract';
 import { diffProjection } from './diffProjection';
+import { newJsonLength } from './newJsonLength';
 import { type MessageChanges, replayMessages } from './replayMessages';
 
 /** How much recent history a {@link ResumeRing} keeps; whichever bound is reached first wins. */
@@ -49,14 +50,25 @@ const NO_MESSAGES: readonly HostMessage[] = Object.freeze([]);
  * rebuilt on demand by replaying the changes onto a copy of the anchor; resumes are rare and
  * the rebuild costs one list copy plus the changes.
  *
- * The byte bound counts the change each entry retains: twice the JSON length of its message
- * changes (strings are UTF-16 at worst) and of the groups that are new objects since the
- * entry before, plus a fixed overhead per entry. The anchor's list of references (8 bytes
- * per message) is not counted: it exists once, whatever the number of entries.
+ * The byte bound counts the change each entry retains: twice the JSON length (strings are
+ * UTF-16 at worst) of its message changes and of what is new in its other groups since the
+ * entry before (a group that is a new object counts its members that are new objects or
+ * values, not the ones it shares: {@link newJsonLength}), plus a fixed overhead per entry. The
+ * anchor's list of references (8 bytes per message) is not counted: it exists once, whatever
+ * the number of entries.
+ *
+ * A push is on the path of every applied action, so it allocates only the entry and its two
+ * shallow copies: the estimate walks the values instead of stringifying them, and expired
+ * entries are dropped by moving a start index (the array is compacted once half of it is
+ * expired), not by a splice per push (docs/PERFORMANCE.md, "Request rate: the applied action
+ * again").
  */
 export class ResumeRing {
-  private entries: Entry[] = [];
-  /** The messages at `entries[0]`, owned by the ring (updated in place as entries expire). */
+  /** Oldest first from {@link ResumeRing.head}; the slots before it are expired (undefined). */
+  private entries: (Entry | undefined)[] = [];
+  /** Index of the oldest entry still held. */
+  private head = 0;
+  /** The messages at `entries[head]`, owned by the ring (updated in place as entries expire). */
   private anchor: HostMessage[] = [];
   private latest: { seq: number; state: Projection } | undefined;
   private retained = 0;
@@ -69,6 +81,7 @@ export class ResumeRing {
   /** Forgets everything: no seq can be resumed until the next {@link ResumeRing.push}. */
   clear(): void {
     this.entries = [];
+    this.head = 0;
     this.anchor = [];
     this.retained = 0;
     this.latest = undefined;
@@ -80,23 +93,24 @@ export class ResumeRing {
     const changes = previous === undefined ? undefined : messageChanges(previous.state, state);
     const bytes =
       ENTRY_OVERHEAD +
-      (changes === undefined ? 0 : 2 * JSON.stringify(changes).length) +
+      (changes === undefined ? 0 : 2 * newJsonLength(undefined, changes)) +
       (previous === undefined ? 0 : newGroupBytes(previous.state, state));
-    if (this.entries.length === 0) this.anchor = [...state.conversations.messages];
-    this.entries.push({ seq, at: this.now(), rest: withoutMessages(state), changes, bytes });
+    if (this.head === this.entries.length) this.anchor = [...state.conversations.messages];
+    const now = this.now();
+    this.entries.push({ seq, at: now, rest: withoutMessages(state), changes, bytes });
     this.retained += bytes;
     this.latest = { seq, state };
-    this.expire();
+    this.expire(now);
   }
 
   /** The projection at `seq`, while the ring still holds it. */
   at(seq: number): Projection | undefined {
-    this.expire();
+    this.expire(this.now());
     if (this.latest?.seq === seq) return this.latest.state;
     const index = this.indexOf(seq);
     if (index < 0) return undefined;
     const messages = [...this.anchor];
-    for (let i = 1; i <= index; i++) {
+    for (let i = this.head + 1; i <= index; i++) {
       const changes = this.entries[i]?.changes;
       if (changes !== undefined) replayMessages(messages, changes);
     }
@@ -106,37 +120,46 @@ export class ResumeRing {
 
   /** How many projections are held, their estimated retained bytes and the oldest's age. */
   get size(): { entries: number; bytes: number; oldestMs: number } {
-    const oldest = this.entries[0];
+    const oldest = this.entries[this.head];
     return {
-      entries: this.entries.length,
+      entries: this.entries.length - this.head,
       bytes: this.retained,
       oldestMs: oldest === undefined ? 0 : this.now() - oldest.at,
     };
   }
 
   /** Drops the oldest entries past either bound, always keeping the latest. */
-  private expire(): void {
-    const cutoff = this.now() - this.limits.maxAgeMs;
-    let drop = 0;
+  private expire(now: number): void {
+    const { entries } = this;
+    const cutoff = now - this.limits.maxAgeMs;
+    const last = entries.length - 1;
+    let head = this.head;
     let bytes = this.retained;
-    while (this.entries.length - drop > 1) {
-      const oldest = this.entries[drop]!;
+    while (head < last) {
+      const oldest = entries[head]!;
       if (oldest.at >= cutoff && bytes <= this.limits.maxBytes) break;
       bytes -= oldest.bytes;
-      drop++;
+      // The slot lets go of the entry now: an expired projection must not outlive the bound.
+      entries[head] = undefined;
+      head++;
       // The next entry becomes the oldest: its messages become the anchor.
-      const next = this.entries[drop]!;
+      const next = entries[head]!;
       if (next.changes !== undefined) replayMessages(this.anchor, next.changes);
       next.changes = undefined;
     }
-    if (drop === 0) return;
-    // One splice per call, not one shift per entry: a burst of expiries stays linear.
-    this.entries.splice(0, drop);
+    if (head === this.head) return;
+    this.head = head;
     this.retained = bytes;
+    // Compacted once half the array is expired slots: linear in the pushes, not one splice of
+    // the whole ring per push (a full ring expires one entry per push).
+    if (head >= 64 && head * 2 >= entries.length) {
+      this.entries = entries.slice(head);
+      this.head = 0;
+    }
   }
 
   private indexOf(seq: number): number {
-    let low = 0;
+    let low = this.head;
     let high = this.entries.length - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
@@ -166,18 +189,19 @@ function withoutMessages(state: Projection): Projection {
   return { ...state, conversations: { ...state.conversations, messages: NO_MESSAGES as HostMessage[] } };
 }
 
-/** Bytes of the groups that are new objects in `next` (the host shares unchanged ones). */
+/** Bytes of what is new in the groups of `next` since `prev` (the host shares unchanged ones). */
 function newGroupBytes(prev: Projection, next: Projection): number {
   let bytes = 0;
   const a = prev as unknown as Record<string, unknown>;
   const b = next as unknown as Record<string, unknown>;
-  for (const key of Object.keys(b)) {
-    if (key !== 'conversations' && a[key] !== b[key]) bytes += 2 * (JSON.stringify(b[key])?.length ?? 0);
+  for (const key in b) {
+    if (key !== 'conversations') bytes += 2 * newJsonLength(a[key], b[key]);
   }
+  if (prev.conversations === next.conversations) return bytes;
   const ca = prev.conversations as unknown as Record<string, unknown>;
   const cb = next.conversations as unknown as Record<string, unknown>;
-  for (const key of Object.keys(cb)) {
-    if (key !== 'messages' && ca[key] !== cb[key]) bytes += 2 * (JSON.stringify(cb[key])?.length ?? 0);
+  for (const key in cb) {
+    if (key !== 'messages') bytes += 2 * newJsonLength(ca[key], cb[key]);
   }
   return bytes;
 }
