@@ -70,6 +70,47 @@ describe('ResumeRing', () => {
     expect(ring.at(10 + states.length)).toBeUndefined();
   });
 
+  it('rebuilds every projection across changes of its other groups, while and after its oldest expire', () => {
+    let now = 0;
+    const ring = new ResumeRing({ maxAgeMs: 1_000, maxBytes: 1 << 30 }, () => now);
+    const states: Projection[] = [];
+    let state = projection([message('m0', 'first')]);
+    const publish = (next: Projection) => {
+      state = next;
+      states.push(next);
+      now += 100;
+      ring.push(states.length - 1, next);
+    };
+    publish(state);
+    publish({ ...state, models: { ...state.models, current: 'other' } });
+    publish({
+      ...state,
+      conversations: { ...state.conversations, run: { state: 'streaming', messageId: 'm0' } },
+    });
+    publish({ ...state, sessionRevision: 1, approvals: [] });
+    // A member the host no longer sends (an embedding's extra field), then one it adds.
+    const extra = { ...state, extra: { note: 'x' } } as Projection;
+    publish(extra);
+    const { extra: _gone, ...without } = extra as Projection & { extra: unknown };
+    publish(without as Projection);
+    publish({
+      ...state,
+      conversations: { ...state.conversations, run: { state: 'idle', messageId: null } },
+      models: { ...state.models, current: 'echo' },
+    });
+    for (let i = 0; i < 20; i++) {
+      publish({ ...state, settings: { ...state.settings, systemPrompt: `prompt ${i}` } });
+      // Everything within the last second rebuilds exactly, including its key order.
+      for (let seq = Math.max(0, states.length - 10); seq < states.length; seq++) {
+        const rebuilt = ring.at(seq);
+        expect(rebuilt, `seq ${seq} after ${states.length}`).toEqual(states[seq]);
+        expect(Object.keys(rebuilt!)).toEqual(Object.keys(states[seq]!));
+        expect('extra' in rebuilt!).toBe('extra' in states[seq]!);
+      }
+      expect(ring.at(states.length - 12)).toBeUndefined();
+    }
+  });
+
   it('forgets projections older than its time bound, keeping the latest', () => {
     let now = 0;
     const ring = new ResumeRing({ maxAgeMs: 1000, maxBytes: 1 << 30 }, () => now);
