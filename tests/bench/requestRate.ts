@@ -5,7 +5,9 @@
  * median over the rounds (with the range of the ratio): single runs on a shared 2-core machine
  * swing by ±30 %. Prints each rate, its ratio to bare Hono's, p99 latency and the server's CPU
  * time per request (from /proc, so Linux only).
- * Run: node --import tsx tests/bench/requestRate.ts [seconds per run, 5] [rounds, 3]
+ * Run: node --import tsx tests/bench/requestRate.ts [seconds per run, 5] [rounds, 3] [cases]
+ * where `cases` (optional) keeps only the requests whose name contains one of its comma-separated
+ * words, e.g. `action` for the two actions: a shorter run for comparing builds back to back.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { RATE_CODE } from './requestRateServer';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = Number(process.argv[3] ?? 3);
+const ONLY = process.argv[4]?.split(',');
 const CONNECTIONS = 50;
 
 interface Server {
@@ -86,7 +89,7 @@ try {
     { method: 'POST', path: '/echo', headers: { 'content-type': 'application/json' }, body: '{"a":1}' },
   ];
   const id = host.identity;
-  const cases: [string, autocannon.Request[], number][] = [
+  const allCases: [string, autocannon.Request[], number][] = [
     ['GET /api/locale', [{ method: 'GET', path: '/api/locale' }], 200],
     ['GET /api/state', [{ method: 'GET', path: '/api/state', headers: auth }], 200],
     [
@@ -117,6 +120,7 @@ try {
       409,
     ],
   ];
+  const cases = allCases.filter(([name]) => ONLY === undefined || ONLY.some((word) => name.includes(word)));
   console.log(
     `\nRequest rate, ${CONNECTIONS} connections, ${SECONDS} s per run, median of ${ROUNDS} rounds, Node ${process.version}`,
   );

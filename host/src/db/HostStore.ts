@@ -97,6 +97,13 @@ export class HostStore {
   readonly messageTable: MessageTable;
   private readonly s: ReturnType<typeof prepare>;
   private readonly group: GroupCommit;
+  /**
+   * The keys of held writes (`kv\0<key>`, `model\0<conversation id>`), each built once: a key
+   * built per write is a new string that every Map lookup hashes again, which cost more than
+   * the rest of holding the write (~60 ns of ~75 a write; docs/PERFORMANCE.md,
+   * "Request rate: the applied action again").
+   */
+  private readonly heldKeys = { kv: new Map<string, string>(), model: new Map<string, string>() };
 
   constructor(db: Database, options: HostStoreOptions = {}) {
     this.db = db;
@@ -179,12 +186,13 @@ export class HostStore {
   }
   /** Only the last model set in a turn is written (GroupCommit.writeLast). */
   setConversationModel(id: string, modelId: string): void {
-    this.group.writeLast(`model\0${id}`, () => this.s.setConversationModel.run(modelId, id));
+    this.group.writeLast(this.heldKey('model', id), () => this.s.setConversationModel.run(modelId, id));
   }
   /** Deletes a conversation; the schema cascades to its messages, attachments and approvals. */
   deleteConversation(id: string): void {
     this.group.beforeWrite();
     this.s.deleteConversation.run(id);
+    this.heldKeys.model.delete(id);
   }
 
   /** A conversation's messages (a read for tools beside the host; the controller uses {@link messageTable}). */
@@ -277,7 +285,17 @@ export class HostStore {
   }
   /** Only the last value set for a key in a turn is written (GroupCommit.writeLast). */
   setKv(key: string, value: string): void {
-    this.group.writeLast(`kv\0${key}`, () => this.s.setKv.run(key, value));
+    this.group.writeLast(this.heldKey('kv', key), () => this.s.setKv.run(key, value));
+  }
+
+  private heldKey(kind: 'kv' | 'model', id: string): string {
+    const keys = this.heldKeys[kind];
+    let key = keys.get(id);
+    if (key === undefined) {
+      key = `${kind}\0${id}`;
+      keys.set(id, key);
+    }
+    return key;
   }
 
   /** Commits what is pending, then closes the database. Idempotent. */
