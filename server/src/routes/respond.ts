@@ -25,11 +25,13 @@ export function respondSerialised<R extends AppRoute>(
   _route: R,
   reply: ServerInferResponses<R, 200>,
   json: () => string,
+  extraHeaders?: Readonly<Record<string, string>>,
 ): Response {
   c.set('apiHeaders', true);
   const body = c.req.method === 'HEAD' ? null : json();
-  return new Response(body, {
-    status: reply.status,
-    headers: apiHeaders('application/json', c.get('access')),
-  });
+  // Headers as a plain object given at construction: @hono/node-server then writes them
+  // without building a Headers object (setting one afterwards cost GET /api/state ~2.5 µs).
+  const headers = apiHeaders('application/json', c.get('access'));
+  if (extraHeaders) Object.assign(headers, extraHeaders);
+  return new Response(body, { status: reply.status, headers });
 }

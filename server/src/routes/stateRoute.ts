@@ -35,8 +35,8 @@ export function stateRoute(hub: EventHub, wire: WireMapper) {
       kept = { state, mediaKey, body, json: JSON.stringify(body) };
     }
     const { body, json } = kept;
-    const response = respondSerialised(c, contract.state, { status: 200, body }, () => json);
-    response.headers.set('ETag', formatStateTag(state.instanceId, seq));
-    return response;
+    return respondSerialised(c, contract.state, { status: 200, body }, () => json, {
+      ETag: formatStateTag(state.instanceId, seq),
+    });
   };
 }
