@@ -164,6 +164,12 @@ describe('moving around in Chromium: jump to latest, search, shortcuts', () => {
       const now = await getState(h);
       expect(now.conversationId).not.toBe(before.conversationId);
       expect(now.conversations.messages).toEqual([]);
+      // The page shows the new chat once its list has one more conversation: the chat it left
+      // may be empty too (the search test's), so "No messages yet" alone can be the old one,
+      // and a send from there is (rightly) a 409 asking where to send.
+      await expect
+        .poll(() => page.locator('li.conversation').count())
+        .toBe(before.conversations.list.length + 1);
       await page.getByText('No messages yet', { exact: false }).waitFor();
 
       await send(page, LONG_REPLY_PROMPT);
