@@ -37,7 +37,11 @@ describe('moving around in Chromium: jump to latest, search, shortcuts', () => {
     try {
       const jump = page.getByRole('button', { name: 'Jump to latest' });
       await send(page, LONG_REPLY_PROMPT);
-      await page.locator('.message-assistant.status-streaming').waitFor();
+      const streaming = page.locator('.message-assistant.status-streaming');
+      await streaming.waitFor();
+      // The reply by its id: the list holds only the messages near the screen, so right after
+      // a jump "the last reply in the page" can still be one of the window at the top.
+      const replyId = await streaming.getAttribute('data-message-id');
       // Following the reply: no button.
       await page.waitForTimeout(300);
       expect(await jump.count()).toBe(0);
@@ -51,7 +55,7 @@ describe('moving around in Chromium: jump to latest, search, shortcuts', () => {
       // At the end (a word that just arrived may be a line ahead of the scroll for a frame).
       expect(await fromBottom(page)).toBeLessThan(48);
       // Pinned again: it keeps following the reply to its end.
-      const reply = page.locator('.message-assistant').last();
+      const reply = page.locator(`[data-message-id="${replyId}"]`);
       await expect.poll(() => reply.getAttribute('class'), { timeout: 20_000 }).toContain('status-complete');
       await expect.poll(() => fromBottom(page)).toBeLessThan(2);
       // Scrolled up once the reply is complete: nothing streams, no button.
