@@ -28,13 +28,13 @@ export interface MessageListProps {
  * beyond each edge are in the page, whatever the length of the conversation, between two
  * paddings that stand for the others (measured heights where a message was drawn, a guess
  * from its length where not). A streamed word thus costs the same in a conversation of 20 or
- * 2,000 messages, and so does the page's memory (see docs/DECISIONS.md, "The message list").
+ * 2,000 messages, and so does the page's memory (docs/DECISIONS.md, "The list is windowed").
  *
  * TanStack Virtual keeps the window's positions: it measures each drawn message as it changes
  * size and holds what is on screen still when a message above it takes its real height. The
  * list itself follows the end while a reply grows and new messages arrive, from the page's own
- * measure of the end, until the person scrolls up to read. Every message says its place in the whole list
- * (aria-posinset / aria-setsize), so a screen reader announces "message 12 of 2,000".
+ * measure of the end, until the person scrolls up to read. Every message says its place in
+ * the whole list (aria-posinset / aria-setsize), so a screen reader announces "12 of 2,000".
  * Mount it with `key={conversationId}` so that another conversation starts over.
  */
 export function MessageList({ snapshot, reveal = null }: MessageListProps) {
