@@ -3,7 +3,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Action, type ActionOf, type PushPayload, pushPayloadSchema } from '@webbridge/contract';
+import {
+  type Action,
+  type ActionOf,
+  type PushPayload,
+  pairResponseSchema,
+  pushPayloadSchema,
+} from '@webbridge/contract';
 import type { ModelProvider } from '@webbridge/host';
 import type { ActionOrigin } from '@webbridge/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -312,6 +318,62 @@ describe('Web Push from the host', () => {
     expect(retried).toMatchObject({ kind: 'retry', attempts: 3 });
     await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
     await asDevice(laptop, { action: 'unsubscribePush' });
+  });
+
+  // A push waiting for a retry is dropped when its device is forgotten meanwhile (PushQueue
+  // asks the job whether it is still wanted before every attempt; the host's answer is whether
+  // the device still has that subscription). The push service is a loopback server that
+  // answers 503, so the queue retries.
+  it('drops a push waiting for its retry once its device is forgotten: no second attempt, reported as dropped', async () => {
+    const paired = await fetch(`${h.url}/api/pair`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: h.host.bridge.pairingToken('control'), name: 'Phone to forget' }),
+    });
+    expect(paired.status).toBe(200);
+    const { device } = pairResponseSchema.parse(await paired.json());
+    const subscriptions = h.host.controller.pushSubscriptions;
+    // Keys a browser would send (the local service makes real ones); the endpoint is ours.
+    const { keys } = await service.subscribe(h.host.push!.vapid.publicKey);
+    let hits = 0;
+    const busy = createServer((request, response) => {
+      hits++;
+      request.resume();
+      void (async () => {
+        if (hits === 1) {
+          // Forgotten while its first attempt is in flight; the 503 then asks for a retry.
+          h.host.bridge.devices.forget(device.id);
+          await waitFor(() => (subscriptions.of(device.id) === undefined ? true : undefined));
+        }
+        response.writeHead(503).end();
+      })();
+    });
+    busy.listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    try {
+      const { port } = busy.address() as AddressInfo;
+      await asDevice(
+        { device: { id: device.id, name: device.name } },
+        {
+          action: 'subscribePush',
+          subscription: { endpoint: `http://127.0.0.1:${port}/push/forgotten`, keys },
+          choices: { approvals: true, replies: false },
+        },
+      );
+      expect(subscriptions.of(device.id)).toBeDefined();
+
+      // An approval is what is pushed.
+      const approvalId = await askApproval('forgotten.md');
+      const report = await waitFor(() => reports.find((r) => r.deviceId === device.id));
+      expect(report).toEqual({ deviceId: device.id, kind: 'dropped', attempts: 1 });
+      // Longer than both retry pauses: nothing more reached the service.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(hits).toBe(1);
+      expect(reports.filter((r) => r.deviceId === device.id)).toHaveLength(1);
+      await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
+    } finally {
+      busy.close();
+    }
   });
 });
 
