@@ -14,21 +14,16 @@
  * Run: pnpm --filter @webbridge/web build && node --import tsx tests/bench/slowPhone.ts
  * (`--rates 6` measures one rate; WEBBRIDGE_BENCH_WEB_DIST measures another build.)
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type RunningHost, startHost } from '@webbridge/host';
+import type { RunningHost } from '@webbridge/host';
 import type { Browser, Page } from 'playwright-core';
 import { assertWebBuilt, launchBrowser, PHONE } from '../browser/browserHarness';
-import { PACED_MODEL, scriptedModels, seedConversation } from '../browser/scriptedModel';
-import { streamedReply } from './streamedReply';
+import { startSlowPhoneScene, streamedReply, WHEN_KEY_PAINTED, WORD_MS } from './slowPhoneScene';
 import { printTable, quantile } from './table';
 
 const CODE = 'bench-slow-phone-4k7w';
-const LONG = 1000;
-const SHORT = 25;
-const WORD_MS = 30;
 const KEYS = 40;
 const rates = (() => {
   const i = process.argv.indexOf('--rates');
@@ -58,22 +53,7 @@ const RECORDERS = `(() => {
       });
   }).observe({ type: 'long-animation-frame', buffered: true });
   window.__keys = [];
-  // The latest key pressed; a key that types nothing (Enter sending the message) is replaced
-  // by the next one, so it is not measured up to the next character.
-  let pressed;
-  addEventListener('keydown', (event) => { pressed = event.timeStamp; }, true);
-  addEventListener('input', () => {
-    if (pressed === undefined) return;
-    const from = pressed;
-    pressed = undefined;
-    // The character is on screen once the frame after the input has been painted: a task
-    // posted from that frame's animation callback runs after its paint.
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => window.__keys.push(performance.now() - from);
-      channel.port2.postMessage(0);
-    });
-  }, true);
+  ${WHEN_KEY_PAINTED}((ms) => window.__keys.push(ms));
 })()`;
 
 interface Measured {
@@ -206,33 +186,18 @@ async function measure(
 async function main(): Promise<void> {
   assertWebBuilt();
   console.log(`slow phone benchmark — ${new Date().toISOString()}, Node ${process.version}, web: ${dist}`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-bench-slow-phone-'));
-  const [host, browser] = await Promise.all([
-    startHost({
-      dataDir,
-      staticDir: dist,
-      accessCode: CODE,
-      providers: [scriptedModels(WORD_MS)],
-      logLevel: 'silent',
-      tuning: { authThrottle: { freeFailures: 1000 } },
-    }),
-    launchBrowser(),
-  ]);
+  const [scene, browser] = await Promise.all([startSlowPhoneScene(CODE, dist), launchBrowser()]);
   try {
+    const { host, short, long } = scene;
     const { controller } = host;
-    await seedConversation(host, SHORT, PACED_MODEL);
-    const short = controller.readState().conversationId;
-    await controller.executor.run(() => controller.conversations.newConversation(undefined, 'Long'));
-    const long = controller.readState().conversationId;
-    await seedConversation(host, LONG, PACED_MODEL);
     const textBytes = controller
       .readState()
       .conversations.messages.reduce((sum, m) => sum + 2 * m.text.length, 0);
     const rows: Record<string, string | number>[] = [];
     for (const rate of rates) {
-      await controller.executor.run(() => controller.conversations.selectConversation(short));
+      await scene.select(short);
       const small = await measure(browser, host, rate, !!process.env.WEBBRIDGE_BENCH_SMALL_STREAM);
-      await controller.executor.run(() => controller.conversations.selectConversation(long));
+      await scene.select(long);
       const big = await measure(browser, host, rate, true);
       const allowedMiB = 1.5 * small.heapMiB + textBytes / 2 ** 20;
       rows.push({
@@ -258,8 +223,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await browser.close();
-    await host.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await scene.close();
   }
 }
 

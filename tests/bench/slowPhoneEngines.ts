@@ -28,24 +28,17 @@
  * Run: pnpm --filter @webbridge/web build && node --import tsx tests/bench/slowPhoneEngines.ts
  * (`--engines webkit` measures one engine.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type RunningHost, startHost } from '@webbridge/host';
+import type { RunningHost } from '@webbridge/host';
 import { assertWebBuilt } from '../browser/browserHarness';
 import type { EngineBrowser, EnginePage } from '../browser/engines/EnginePage';
 import { MESSAGE_BOX, PHONE } from '../browser/engines/engineSteps';
-import { launchFirefoxEngine } from '../browser/engines/firefoxEngine';
-import { launchWebKitEngine } from '../browser/engines/webkitEngine';
-import { PACED_MODEL, scriptedModels, seedConversation } from '../browser/scriptedModel';
-import { streamedReply } from './streamedReply';
+import { launchEngineNamed } from '../browser/engines/launchEngine';
+import { startSlowPhoneScene, streamedReply, WHEN_KEY_PAINTED, WORD_MS } from './slowPhoneScene';
 import { preciseNow, printTable, quantile } from './table';
 
 const CODE = 'bench-slow-engines-8p2d';
-const LONG = 1000;
-const SHORT = 25;
-const WORD_MS = 30;
 const KEYS = 40;
 /** Words in the streamed reply: 18 s at 30 ms, longer than the keys take even with a slow driver. */
 const REPLY_WORDS = 600;
@@ -94,22 +87,9 @@ function recorders(lastId: string): string {
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
-  // The latest key pressed; one that types nothing (Enter sending) is replaced by the next.
-  let pressed;
-  addEventListener('keydown', (event) => { pressed = event.timeStamp; }, true);
-  addEventListener('input', () => {
-    if (pressed === undefined) return;
-    const from = pressed;
-    pressed = undefined;
-    // Painted once the frame after the input is: a task posted from its animation callback
-    // runs after its paint.
-    requestAnimationFrame(() => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () =>
-        bench.keys.push({ fromKeydown: performance.now() - from, paintedAt: performance.timeOrigin + performance.now() });
-      channel.port2.postMessage(0);
-    });
-  }, true);
+  ${WHEN_KEY_PAINTED}((ms) =>
+    bench.keys.push({ fromKeydown: ms, paintedAt: performance.timeOrigin + performance.now() }),
+  );
   return 0;
 })()`;
 }
@@ -281,19 +261,6 @@ async function measure(browser: EngineBrowser, host: RunningHost, stream: boolea
   }
 }
 
-function launch(engine: MeasuredEngine): Promise<EngineBrowser> {
-  switch (engine) {
-    case 'webkit':
-      return launchWebKitEngine();
-    case 'firefox':
-      return launchFirefoxEngine();
-    default: {
-      const unknown: never = engine;
-      throw new Error(`no such engine: ${String(unknown)}`);
-    }
-  }
-}
-
 /** How the recorders reached the page before it rendered. */
 function howEarly(engine: MeasuredEngine): string {
   switch (engine) {
@@ -345,30 +312,17 @@ async function main(): Promise<void> {
   console.log(
     `slow phone on other engines — ${new Date().toISOString()}, Node ${process.version}, web: ${dist}`,
   );
-  const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-bench-slow-engines-'));
-  const host = await startHost({
-    dataDir,
-    staticDir: dist,
-    accessCode: CODE,
-    providers: [scriptedModels(WORD_MS)],
-    logLevel: 'silent',
-    tuning: { authThrottle: { freeFailures: 1000 } },
-  });
+  const scene = await startSlowPhoneScene(CODE, dist);
   try {
-    const { controller } = host;
-    await seedConversation(host, SHORT, PACED_MODEL);
-    const short = controller.readState().conversationId;
-    await controller.executor.run(() => controller.conversations.newConversation(undefined, 'Long'));
-    const long = controller.readState().conversationId;
-    await seedConversation(host, LONG, PACED_MODEL);
+    const { host, short, long } = scene;
     const rows: Record<string, string | number>[] = [];
     const notes: string[] = [];
     for (const engine of engines) {
-      const browser = await launch(engine);
+      const browser = await launchEngineNamed(engine);
       try {
-        await controller.executor.run(() => controller.conversations.selectConversation(short));
+        await scene.select(short);
         const small = await measure(browser, host, false);
-        await controller.executor.run(() => controller.conversations.selectConversation(long));
+        await scene.select(long);
         const big = await measure(browser, host, true);
         const keyPage = big.keyPage ?? [];
         const keyDriver = big.keyDriver ?? [];
@@ -402,8 +356,7 @@ async function main(): Promise<void> {
     );
     for (const note of notes) console.log(note);
   } finally {
-    await host.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await scene.close();
   }
 }
 
