@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CODE, type TestHost } from '../support/testHost';
 import { assertWebBuilt, DESKTOP, launchBrowser, openConnected, PHONE, shot } from './browserHarness';
 import { seedConversation, startScriptedHost } from './scriptedModel';
 
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const EXCHANGES = 300;
 const MESSAGES = EXCHANGES * 2;
 
@@ -154,6 +157,48 @@ describe('a long conversation in Chromium', () => {
     await page.evaluate("document.querySelector('.messages').scrollTop -= 1500");
     await frames(page);
     await shot(page, 'phone-long-conversation-scrolled-dark');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('is one list to assistive technology whose items say their place in the whole, drawn in full near the screen', async () => {
+    // axe is injected as a script: this context alone bypasses the page's policy.
+    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1, bypassCSP: true });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${h.url}/#code=${TEST_CODE}`);
+    await page.locator('.message-list[aria-busy="false"]').waitFor({ timeout: 20_000 });
+    await frames(page);
+    // Only the messages near the screen are in the page, each drawn in full.
+    const drawn = await page.locator('.message').count();
+    expect(drawn).toBeLessThan(40);
+    expect(await page.locator('.message-assistant .body.markdown').count()).toBeGreaterThan(0);
+
+    // Every drawn message is an item of the one list, and says where it is among all of them.
+    const tree = await page.locator('.message-list').ariaSnapshot();
+    expect(tree.split('\n').filter((line) => /^ {2}- listitem/.test(line))).toHaveLength(drawn);
+    const places = (await page.evaluate(
+      "[...document.querySelectorAll('.message')].map((m) => [Number(m.getAttribute('aria-posinset')), Number(m.getAttribute('aria-setsize'))])",
+    )) as [number, number][];
+    expect(places.map(([, size]) => size)).toEqual(places.map(() => MESSAGES));
+    expect(places.map(([at]) => at)).toEqual(places.map((_, i) => MESSAGES - drawn + 1 + i));
+    await page.addScriptTag({ content: AXE });
+    const serious = (await page.evaluate(
+      "axe.run(document.querySelector('.message-list'), { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ' ' + v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary).join(' | ')))",
+    )) as string[];
+    expect(serious).toEqual([]);
+
+    // Scrolled to the top: the first messages are drawn in full (markdown, actions).
+    await expect
+      .poll(async () => {
+        await page.evaluate("document.querySelector('.messages').scrollTop = 0");
+        await frames(page);
+        return page.locator('.message').first().getAttribute('aria-posinset');
+      })
+      .toBe('1');
+    await page.locator('.message-assistant').first().locator('.body.markdown').waitFor();
+    await shot(page, 'phone-long-list-top');
     expect(problems).toEqual([]);
     await context.close();
   });
