@@ -145,6 +145,37 @@ describe('a long conversation in Chromium', () => {
     await context.close();
   });
 
+  it("keeps following when the end grows again between following it and that scroll's event", async () => {
+    // On a loaded machine the page opened 51 px above its end and stayed there: a message took
+    // its measured height after the list had followed the end but before the scroll event of
+    // that follow arrived, and the event's distance from the end read as the person scrolling
+    // up. Here: the latest message grows, the list follows, and a second growth comes from a
+    // ResizeObserver called right after the list's own, in the same frame.
+    const { page, problems, context } = await openConnected(browser, h, PHONE);
+    await page.locator('.message-list[aria-busy="false"]').waitFor();
+    await frames(page);
+    expect(await fromBottom(page)).toBeLessThan(2);
+    await page.evaluate(`(() => {
+      const last = [...document.querySelectorAll('.message')].at(-1);
+      let again = true;
+      new ResizeObserver(() => {
+        if (!again) return;
+        again = false;
+        const more = document.createElement('div');
+        more.style.height = '200px';
+        last.append(more);
+      }).observe(document.querySelector('.message-list'));
+      const block = document.createElement('div');
+      block.style.height = '300px';
+      last.append(block);
+    })()`);
+    await frames(page);
+    await frames(page);
+    expect(await fromBottom(page)).toBeLessThan(2);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('reads well on a phone in dark mode', async () => {
     const { page, problems, context } = await openConnected(browser, h, PHONE, 'dark');
     await page.locator('.message-list[aria-busy="false"]').waitFor();

@@ -139,8 +139,14 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
       ref={scroller}
       onScroll={(event) => {
         const el = event.currentTarget;
-        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < AT_END;
-        if (pinned.current) followedTo.current = el.scrollTop;
+        const nearEnd = el.scrollHeight - el.scrollTop - el.clientHeight < AT_END;
+        // The event of following itself (the view where following put it, or lower) is no
+        // person scrolling up, however far the end has moved since: still pinned, and catch up.
+        const followed =
+          pinned.current && followedTo.current !== undefined && el.scrollTop >= followedTo.current - 1;
+        pinned.current = nearEnd || followed;
+        if (nearEnd) followedTo.current = el.scrollTop;
+        else if (followed) follow();
         if (away === pinned.current) setAway(!pinned.current);
       }}
     >
