@@ -176,6 +176,27 @@ describe('a long conversation in Chromium', () => {
     await context.close();
   });
 
+  it('keeps following the end when the view of the list gets shorter (a bar appears below it)', async () => {
+    // Seen on a loaded desktop: the page opened 22 px above its end and stayed there. Something
+    // beside the list took height after the list had followed its end; the list's content did
+    // not change, so nothing made it follow again.
+    const { page, problems, context } = await openConnected(browser, h);
+    await page.locator('.message-list[aria-busy="false"]').waitFor();
+    await frames(page);
+    expect(await fromBottom(page)).toBeLessThan(2);
+    await page.evaluate(`(() => {
+      const bar = document.createElement('div');
+      bar.style.height = '40px';
+      bar.style.flex = 'none';
+      document.querySelector('.messages').after(bar);
+    })()`);
+    await frames(page);
+    await frames(page);
+    expect(await fromBottom(page)).toBeLessThan(2);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('reads well on a phone in dark mode', async () => {
     const { page, problems, context } = await openConnected(browser, h, PHONE, 'dark');
     await page.locator('.message-list[aria-busy="false"]').waitFor();

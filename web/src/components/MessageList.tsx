@@ -107,14 +107,17 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
   useLayoutEffect(follow, [messages.length, last?.text, snapshot.approvals]);
 
   // The end also moves without a render of this list: a message taking its measured height in
-  // place of its guess, an image that loads, code highlighted or math typeset later.
+  // place of its guess, an image that loads, code highlighted or math typeset later; and the
+  // list's view gets shorter when something beside it takes height (a bar, the composer).
   const hasList = messages.length > 0;
   useLayoutEffect(() => {
     const content = listRef.current;
-    if (!hasList || !content) return;
+    const view = scroller.current;
+    if (!hasList || !content || !view) return;
     // `follow` reads only refs and a state setter, so the first render's copy serves for good.
     const observer = new ResizeObserver(follow);
     observer.observe(content);
+    observer.observe(view);
     setOpening(false);
     return () => observer.disconnect();
   }, [hasList]);
