@@ -24,6 +24,14 @@ const frames = (page: Page) =>
     'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30))))',
   );
 
+/** Opens the page connected and waits until the list has opened and settled. */
+async function openSettled(...args: Parameters<typeof openConnected>) {
+  const opened = await openConnected(...args);
+  await opened.page.locator('.message-list[aria-busy="false"]').waitFor();
+  await frames(opened.page);
+  return opened;
+}
+
 describe('a long conversation in Chromium', () => {
   let browser: Browser;
   let h: TestHost;
@@ -39,9 +47,7 @@ describe('a long conversation in Chromium', () => {
   });
 
   it('opens at the latest message with only the messages near the screen in the page, and scrolls to the first', async () => {
-    const { page, problems, context } = await openConnected(browser, h);
-    await page.locator('.message-list[aria-busy="false"]').waitFor();
-    await frames(page);
+    const { page, problems, context } = await openSettled(browser, h);
     // Windowed: a screen of messages and a margin, not all 600.
     const drawn = await page.locator('.message').count();
     expect(drawn).toBeGreaterThan(3);
@@ -90,9 +96,7 @@ describe('a long conversation in Chromium', () => {
   });
 
   it('keeps what is on screen still when messages above it are laid out while scrolling up', async () => {
-    const { page, problems, context } = await openConnected(browser, h);
-    await page.locator('.message-list[aria-busy="false"]').waitFor();
-    await frames(page);
+    const { page, problems, context } = await openSettled(browser, h);
     // Jumps far up, into messages that were never laid out (their size is an estimate until
     // they come near the viewport), then checks that the message at the top stays put.
     await page.evaluate("document.querySelector('.messages').scrollTop -= 20000");
@@ -120,9 +124,7 @@ describe('a long conversation in Chromium', () => {
     // A message's real height replacing its estimate (content-visibility), an image that
     // loads, math typeset later: the end moves with no new render of the list. On a loaded
     // machine the phone opened 1536 px above the latest message that way.
-    const { page, problems, context } = await openConnected(browser, h, PHONE);
-    await page.locator('.message-list[aria-busy="false"]').waitFor();
-    await frames(page);
+    const { page, problems, context } = await openSettled(browser, h, PHONE);
     expect(await fromBottom(page)).toBeLessThan(2);
     const grow = (px: number) =>
       page.evaluate(`(() => {
@@ -151,9 +153,7 @@ describe('a long conversation in Chromium', () => {
     // that follow arrived, and the event's distance from the end read as the person scrolling
     // up. Here: the latest message grows, the list follows, and a second growth comes from a
     // ResizeObserver called right after the list's own, in the same frame.
-    const { page, problems, context } = await openConnected(browser, h, PHONE);
-    await page.locator('.message-list[aria-busy="false"]').waitFor();
-    await frames(page);
+    const { page, problems, context } = await openSettled(browser, h, PHONE);
     expect(await fromBottom(page)).toBeLessThan(2);
     await page.evaluate(`(() => {
       const last = [...document.querySelectorAll('.message')].at(-1);
@@ -180,9 +180,7 @@ describe('a long conversation in Chromium', () => {
     // Seen on a loaded desktop: the page opened 22 px above its end and stayed there. Something
     // beside the list took height after the list had followed its end; the list's content did
     // not change, so nothing made it follow again.
-    const { page, problems, context } = await openConnected(browser, h);
-    await page.locator('.message-list[aria-busy="false"]').waitFor();
-    await frames(page);
+    const { page, problems, context } = await openSettled(browser, h);
     expect(await fromBottom(page)).toBeLessThan(2);
     await page.evaluate(`(() => {
       const bar = document.createElement('div');
@@ -198,9 +196,7 @@ describe('a long conversation in Chromium', () => {
   });
 
   it('reads well on a phone in dark mode', async () => {
-    const { page, problems, context } = await openConnected(browser, h, PHONE, 'dark');
-    await page.locator('.message-list[aria-busy="false"]').waitFor();
-    await frames(page);
+    const { page, problems, context } = await openSettled(browser, h, PHONE, 'dark');
     expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(
       PHONE.width,
     );

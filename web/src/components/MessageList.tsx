@@ -51,6 +51,22 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
   // True until the list has opened at its end: tests and the benchmark wait for it.
   const [opening, setOpening] = useState(true);
 
+  // Keeps the end in view while pinned, from the page's own measure of it (scrollHeight), so
+  // a guess or a rounding in the virtualizer's model never leaves the view short of the end.
+  // Above where following left it, and not merely held at the end of a list that got
+  // shorter: the person scrolled away, and the scroll event has not arrived yet.
+  const follow = () => {
+    const el = scroller.current;
+    if (!el || !pinned.current) return;
+    const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+    if (followedTo.current !== undefined && el.scrollTop < followedTo.current - 1 && !atEnd) {
+      pinned.current = false;
+      setAway(true);
+      return;
+    }
+    el.scrollTop = el.scrollHeight;
+    followedTo.current = el.scrollTop;
+  };
   const estimate = (index: number) => {
     const message = messages[index];
     return message ? estimateMessageHeight(message, scroller.current?.clientWidth ?? innerWidth) : 0;
@@ -73,6 +89,10 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
     // A size change is applied in the next frame, not inside the ResizeObserver's delivery:
     // re-rendering there (the list's paddings) made the browser report a ResizeObserver loop.
     useAnimationFrameWithResizeObserver: true,
+    // Any change of the window's model (a message measured, the range moved) while the view
+    // follows the end: follow it. The list's renders and its observer miss some orderings on a
+    // loaded phone (the page then opened 51 px above its end and stayed there).
+    onChange: () => follow(),
   });
 
   // While the view follows the end, a message above it taking its measured height must not
@@ -87,22 +107,6 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
       : item.start < offset;
   };
 
-  // Keeps the end in view while pinned, from the page's own measure of it (scrollHeight), so
-  // a guess or a rounding in the virtualizer's model never leaves the view short of the end.
-  // Above where following left it, and not merely held at the end of a list that got
-  // shorter: the person scrolled away, and the scroll event has not arrived yet.
-  const follow = () => {
-    const el = scroller.current;
-    if (!el || !pinned.current) return;
-    const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
-    if (followedTo.current !== undefined && el.scrollTop < followedTo.current - 1 && !atEnd) {
-      pinned.current = false;
-      setAway(true);
-      return;
-    }
-    el.scrollTop = el.scrollHeight;
-    followedTo.current = el.scrollTop;
-  };
   const last = messages.at(-1);
   useLayoutEffect(follow, [messages.length, last?.text, snapshot.approvals]);
 
