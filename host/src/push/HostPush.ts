@@ -25,7 +25,10 @@ export interface HostPushOptions {
    * @default 'mailto:webbridge@localhost.invalid'
    */
   readonly subject?: string;
-  /** Test-only endpoint policy (see {@link EndpointPolicy}); off by default. */
+  /**
+   * Where push endpoints may be beyond public `https:` on 443 (see {@link EndpointPolicy}): a
+   * test's loopback push service, a self-hosted push service's port. None by default.
+   */
   readonly endpointPolicy?: EndpointPolicy;
   /** The resolver endpoint names are checked with. @default the system's (getaddrinfo) */
   readonly resolveAll?: ResolveAll;
@@ -84,7 +87,15 @@ export class HostPush {
       },
       ...(options.onReport === undefined ? {} : { onReport: options.onReport }),
     });
-    this.notifier = new PushNotifier(controller, this.queue, this.tokens, this.presence);
+    this.notifier = new PushNotifier(controller, this.queue, this.tokens, this.presence, (endpoint) => {
+      try {
+        checkEndpoint(endpoint, this.policy);
+        return true;
+      } catch {
+        // Kept before the checks grew stricter (a port, an address class): never pushed to.
+        return false;
+      }
+    });
   }
 
   /** `pushStatus`: the public key, and this device's choices while it is subscribed. */

@@ -45,6 +45,8 @@ export class PushNotifier {
     private readonly queue: PushQueue,
     private readonly tokens: ApprovalTokens,
     private readonly presence: Presence,
+    /** Whether an endpoint still passes the endpoint checks (a row kept under older, looser ones may not). */
+    private readonly endpointAllowed: (endpoint: string) => boolean = () => true,
   ) {
     // Approvals that waited before this run are not pushed again (their tokens died with the
     // last run); they are still replaced when answered, for any device told from now on.
@@ -82,7 +84,10 @@ export class PushNotifier {
   private subscribers(choice: 'approvals' | 'replies'): PushSubscriptionRow[] {
     return this.controller.pushSubscriptions
       .all()
-      .filter((row) => row[choice] === 1 && !this.presence.isPresent(row.device_id));
+      .filter(
+        (row) =>
+          row[choice] === 1 && !this.presence.isPresent(row.device_id) && this.endpointAllowed(row.endpoint),
+      );
   }
 
   private approvalWaits(approval: Approval): void {
@@ -118,7 +123,8 @@ export class PushNotifier {
         ? { kind: 'answered', tag, approvalId: approval.id, tool: approval.tool, decided: outcome }
         : { kind: 'withdrawn', tag, approvalId: approval.id };
     for (const subscription of this.controller.pushSubscriptions.all()) {
-      if (told.has(subscription.device_id)) this.push(subscription, payload, APPROVAL_TTL_S, () => true);
+      if (told.has(subscription.device_id) && this.endpointAllowed(subscription.endpoint))
+        this.push(subscription, payload, APPROVAL_TTL_S, () => true);
     }
   }
 
