@@ -144,7 +144,8 @@ describe('Web Push from the host', () => {
       approvalId,
       tool: 'write_file',
       tag: `approval-${approvalId}`,
-      summary: expect.stringContaining('notes/plan.md'),
+      ask: { verb: 'write', target: 'notes/plan.md' },
+      summary: 'Write notes/plan.md?',
     });
     if (toPhone?.kind !== 'approval' || toTablet?.kind !== 'approval') throw new Error('not approvals');
     expect(toPhone.token).not.toBe(toTablet.token);
@@ -220,6 +221,10 @@ describe('Web Push from the host', () => {
     await postAction(h, { action: 'send', text: 'tell me when done', ...guardOf(state) });
     const [reply] = await pushed(wrist, 1);
     expect(reply).toMatchObject({ kind: 'reply', outcome: 'finished', conversationId: state.conversationId });
+    // The conversation's title (its first message's first line) stays off the lock screen and
+    // the push service unless the host was started with reply titles on.
+    expect(reply).not.toHaveProperty('title');
+    expect((await service.messages(wrist)).join('\n')).not.toContain('tell me when done');
     const approvalId = await askApproval('not-for-the-watch.md');
     await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
     // Approvals are not this device's choice.
@@ -262,6 +267,33 @@ describe('Web Push from the host', () => {
       });
     } finally {
       await failing.close(true);
+    }
+  });
+
+  it('pushes the conversation title with a reply only from a host started with reply titles on', async () => {
+    const titled = await startTestHost({
+      push: { endpointPolicy: { unsafeAllowLoopbackForTests: true }, replyTitles: true },
+    });
+    try {
+      const wrist = await service.subscribe(titled.host.push!.vapid.publicKey);
+      const adapter = titled.host.adapter;
+      const watch: ActionOrigin = { device: { id: 'dev-watch', name: 'Watch' } };
+      await adapter.runOnMain(() =>
+        adapter.actions.subscribePush(
+          {
+            action: 'subscribePush',
+            subscription: { endpoint: wrist.endpoint, keys: wrist.keys },
+            choices: { approvals: false, replies: true },
+          },
+          watch,
+        ),
+      );
+      const state = await getState(titled);
+      await postAction(titled, { action: 'send', text: 'plan the garden', ...guardOf(state) });
+      const [reply] = await pushed(wrist, 1);
+      expect(reply).toMatchObject({ kind: 'reply', outcome: 'finished', title: 'plan the garden' });
+    } finally {
+      await titled.close(true);
     }
   });
 
