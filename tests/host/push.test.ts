@@ -352,6 +352,49 @@ describe('Web Push from the host', () => {
     await asDevice(laptop, { action: 'unsubscribePush' });
   });
 
+  it('never pushes to a subscription kept under older, looser endpoint checks', async () => {
+    // A row stored before the checks grew stricter (here a name, not an address, over http: only
+    // loopback IP literals pass the test policy). The name resolves to loopback, which the test
+    // policy's socket lookup lets through, so without the check at push time it would be hit.
+    let hits = 0;
+    const old = createServer((request, response) => {
+      hits++;
+      request.resume();
+      response.writeHead(201).end();
+    });
+    old.listen(0, '127.0.0.1');
+    await once(old, 'listening');
+    const subscriptions = h.host.controller.pushSubscriptions;
+    try {
+      const { port } = old.address() as AddressInfo;
+      const { keys } = await service.subscribe(h.host.push!.vapid.publicKey);
+      await h.host.adapter.runOnMain(() =>
+        subscriptions.put({
+          device_id: 'dev-old',
+          device_name: 'Old phone',
+          endpoint: `http://localhost:${port}/old`,
+          p256dh: keys.p256dh,
+          auth: keys.auth,
+          approvals: 1,
+          replies: 1,
+          created_at: Date.now(),
+        }),
+      );
+      const phone = await service.subscribe(h.host.push!.vapid.publicKey);
+      await asDevice(pixel, subscribeAction(phone));
+      const approvalId = await askApproval('old-rows.md');
+      await pushed(phone, 1);
+      await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
+      await pushed(phone, 2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(hits).toBe(0);
+      expect(reports.filter((r) => r.deviceId === 'dev-old')).toEqual([]);
+    } finally {
+      await h.host.adapter.runOnMain(() => subscriptions.remove('dev-old'));
+      old.close();
+    }
+  });
+
   // A push waiting for a retry is dropped when its device is forgotten meanwhile (PushQueue
   // asks the job whether it is still wanted before every attempt; the host's answer is whether
   // the device still has that subscription). The push service is a loopback server that
