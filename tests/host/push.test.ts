@@ -336,22 +336,6 @@ describe('Web Push from the host', () => {
     redirector.close();
   });
 
-  it('retries an unreachable push service with backoff, then gives up, never holding the executor', async () => {
-    await asDevice(ipad, { action: 'unsubscribePush' });
-    const laptop: ActionOrigin = { device: { id: 'dev-laptop', name: 'Laptop' } };
-    const dead = await service.subscribe(h.host.push!.vapid.publicKey);
-    const closed = await startLocalPushService();
-    const unreachable = { ...dead, endpoint: `${closed.url}/notify/${dead.clientHash}` };
-    await closed.close();
-    await asDevice(laptop, subscribeAction(unreachable));
-    const approvalId = await askApproval('unreachable.md');
-    // The approval was created and answered over HTTP while its push kept failing.
-    const retried = await waitFor(() => reports.find((r) => r.deviceId === 'dev-laptop'), 5000);
-    expect(retried).toMatchObject({ kind: 'retry', attempts: 3 });
-    await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
-    await asDevice(laptop, { action: 'unsubscribePush' });
-  });
-
   it('never pushes to a subscription kept under older, looser endpoint checks', async () => {
     // A row stored before the checks grew stricter (here a name, not an address, over http: only
     // loopback IP literals pass the test policy). The name resolves to loopback, which the test
@@ -393,6 +377,22 @@ describe('Web Push from the host', () => {
       await h.host.adapter.runOnMain(() => subscriptions.remove('dev-old'));
       old.close();
     }
+  });
+
+  it('retries an unreachable push service with backoff, then gives up, never holding the executor', async () => {
+    await asDevice(ipad, { action: 'unsubscribePush' });
+    const laptop: ActionOrigin = { device: { id: 'dev-laptop', name: 'Laptop' } };
+    const dead = await service.subscribe(h.host.push!.vapid.publicKey);
+    const closed = await startLocalPushService();
+    const unreachable = { ...dead, endpoint: `${closed.url}/notify/${dead.clientHash}` };
+    await closed.close();
+    await asDevice(laptop, subscribeAction(unreachable));
+    const approvalId = await askApproval('unreachable.md');
+    // The approval was created and answered over HTTP while its push kept failing.
+    const retried = await waitFor(() => reports.find((r) => r.deviceId === 'dev-laptop'), 5000);
+    expect(retried).toMatchObject({ kind: 'retry', attempts: 3 });
+    await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
+    await asDevice(laptop, { action: 'unsubscribePush' });
   });
 
   // A push waiting for a retry is dropped when its device is forgotten meanwhile (PushQueue
