@@ -19,6 +19,8 @@ export {
   SENSITIVE_ACTIONS,
   uploadResponseSchema,
 } from './actions';
+export type { ApprovalAsk } from './approvalAsk';
+export { approvalAsk, approvalAskSchema } from './approvalAsk';
 export { CONNECTION_STRINGS_AR } from './connectionStrings/ar';
 export { CONNECTION_STRINGS_DE } from './connectionStrings/de';
 export { CONNECTION_STRINGS_ES } from './connectionStrings/es';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalAskSchema } from './approvalAsk';
 import { approvalDecisionSchema } from './snapshot';
 
 /**
@@ -52,14 +53,19 @@ export type PushChoices = z.infer<typeof pushChoicesSchema>;
  * `tag` is the notification's tag: one notification per approval, replaced when it is answered.
  */
 export const pushPayloadSchema = z.discriminatedUnion('kind', [
-  /** An approval waits: its tool and a short summary (never file contents). */
+  /**
+   * An approval waits: its tool, what the notification asks (`ask`, which the service worker
+   * says in the page's language) and the same in English (`summary`). Only the host's own tools
+   * name a file or a program; any other tool is named alone (never its arguments).
+   */
   z.object({
     kind: z.literal('approval'),
     tag: z.string(),
     approvalId: z.string(),
     conversationId: z.string(),
     tool: z.string(),
-    /** At most 120 characters, e.g. "Write 1 bytes to notes.md". */
+    ask: approvalAskSchema,
+    /** `ask` in English, at most 120 characters: "Write notes.md?", "Run `npm`?", "Use github__create_issue?". */
     summary: z.string().max(120),
     /** Decides this approval once through POST /api/push/decide; void once it is answered. */
     token: z.string(),
@@ -80,8 +86,11 @@ export const pushPayloadSchema = z.discriminatedUnion('kind', [
     tag: z.string(),
     outcome: z.enum(['finished', 'failed']),
     conversationId: z.string(),
-    /** The conversation's title, at most 120 characters. */
-    title: z.string().max(120),
+    /**
+     * The conversation's title, at most 120 characters; only from a host started with reply
+     * titles on (the title is the first line of the conversation's first message).
+     */
+    title: z.string().max(120).optional(),
   }),
 ]);
 /** The decrypted body of a push message. */

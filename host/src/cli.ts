@@ -58,7 +58,7 @@ async function serve(config: ServeConfig): Promise<void> {
     logLevel,
     tuning: { logDestination: logging.destination },
     mcpLog: logging.mcpLog,
-    push: { onReport: logging.pushLog },
+    push: { onReport: logging.pushLog, replyTitles: config.pushReplyTitles },
     language: config.language ?? languageFromEnvironment(process.env),
     ...(config.mcpConfig === undefined ? {} : { mcpConfig: config.mcpConfig }),
     ...(config.heartbeatMs === undefined ? {} : { heartbeatMs: config.heartbeatMs }),

@@ -70,7 +70,8 @@ export interface StartHostOptions {
   readonly language?: string;
   /**
    * Web Push to the paired devices that subscribe (on unless `false`). Its options are for
-   * tests and benchmarks (a local push service, short retries); a person never sets them.
+   * tests and benchmarks (a local push service, short retries), and for the CLI: `replyTitles`
+   * (`--push-reply-titles`) and delivery reports.
    */
   readonly push?: false | Omit<HostPushOptions, 'dataDir'>;
 }

@@ -96,7 +96,8 @@ describe('notifications in Chromium', () => {
       await expect.poll(async () => (await shown(page)).length, { timeout: 10_000 }).toBe(2);
       const approval = (await shown(page))[1];
       expect(approval?.title).toBe('Approval waiting');
-      expect(approval?.body).toMatch(/^write_file wants to: /);
+      // What waits, once, in plain words: not "write_file wants to: Write 1 bytes to n.txt".
+      expect(approval?.body).toBe('Write n.txt?');
       await page.locator('.message-assistant .approval').getByRole('button', { name: 'Deny' }).click();
       await page.locator('.message-assistant .approval').waitFor({ state: 'detached' });
       expect(problems).toEqual([]);

@@ -1,6 +1,8 @@
 import { type PushPayload, pushPayloadSchema } from '@webbridge/contract';
 import type { Browser, CDPSession, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../web/src/i18n/languages';
+import { loadCatalogue } from '../../web/src/i18n/loadCatalogue';
 import { getState, guardOf, postAction, waitFor } from '../support/api';
 import {
   type LocalPushService,
@@ -125,7 +127,7 @@ describe('push notifications in the service worker (Chromium)', () => {
     });
     expect(notification).toEqual({
       title: 'Approval waiting',
-      body: expect.stringMatching(/^write_file wants to: .*from-the-pocket\.md/),
+      body: 'Write from-the-pocket.md?',
       tag: payload.tag,
       actions: ['allow', 'deny'],
     });
@@ -216,6 +218,120 @@ describe('push notifications in the service worker (Chromium)', () => {
     await card.waitFor();
     expect((await getState(h)).conversationId).toBe(payload.conversationId);
     await shot(page, 'push-opened-at-approval');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+  /**
+   * A push handed to this context's worker as the browser would (a PushEvent with the payload).
+   * Dispatched in the worker itself: with several contexts in one browser, DevTools may still list
+   * the registration of a context closed by an earlier test.
+   */
+  const push = (worker: Worker, text: string) =>
+    worker.evaluate(`self.dispatchEvent(new PushEvent('push', { data: ${JSON.stringify(text)} }))`);
+
+  /** Answers what an earlier test left waiting: a reply that waits takes no new message. */
+  async function denyWaiting(): Promise<void> {
+    for (const approval of (await getState(h)).approvals)
+      await postAction(h, { action: 'approve', approvalId: approval.id, decision: 'deny' });
+    await waitFor(async () => ((await getState(h)).approvals.length === 0 ? true : undefined));
+  }
+
+  /** The push strings the page left for the worker, once they are in `language`. */
+  const stringsIn = (page: Page, language: string) =>
+    waitFor(async () => {
+      const lang = (await page.evaluate(`caches.open('webbridge-push-strings')
+        .then((cache) => cache.match('/__webbridge/push-strings'))
+        .then((stored) => (stored ? stored.json() : {}))
+        .then((strings) => strings.lang || null)`)) as string | null;
+      return lang === language ? true : undefined;
+    });
+
+  it('says what waits once, in plain words, in every language of the page: never the tool twice', async () => {
+    const { page, context, problems } = await openConnected(browser, h, PHONE);
+    await context.grantPermissions(['notifications'], { origin: h.url });
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const phone = await pairAndSubscribe('Galaxy');
+    await denyWaiting();
+
+    await postAction(h, {
+      action: 'send',
+      text: '/tool write_file {"path":"notes.md","content":"12 bytes here"}',
+      ...guardOf(await getState(h)),
+    });
+    const { text, payload } = await nthPush(phone, 1);
+    if (payload.kind !== 'approval') throw new Error(`pushed ${payload.kind}`);
+    // What the host sends is what docs/PROTOCOL.md shows.
+    expect(payload).toMatchObject({ ask: { verb: 'write', target: 'notes.md' }, summary: 'Write notes.md?' });
+
+    for (const language of LANGUAGES) {
+      await page.evaluate(`localStorage.setItem('webbridge.language', ${JSON.stringify(language)})`);
+      await page.reload();
+      await page.locator('.badge[data-status="live"]').waitFor();
+      await stringsIn(page, language);
+      const catalogue = await loadCatalogue(language);
+      await push(worker, text);
+      // Each language's push replaces the last (same tag): nothing is closed in between, as a
+      // close by tag could race the next show (the very race the worker guards a tap against).
+      const expected = catalogue.notifyAskWrite.replace('{target}', 'notes.md');
+      const tagged = await waitFor(async () => {
+        const list = (await shown(page)).filter((n) => n.tag === payload.tag);
+        return list.some((n) => n.body === expected) ? list : undefined;
+      }).catch(async (error: unknown) => {
+        throw new Error(`${language}: expected "${expected}", shown ${JSON.stringify(await shown(page))}`, {
+          cause: error,
+        });
+      });
+      expect(tagged, language).toEqual([
+        expect.objectContaining({ title: catalogue.notifyApprovalTitle, body: expected }),
+      ]);
+      expect(expected, language).not.toContain('write_file');
+    }
+    await page.evaluate("localStorage.removeItem('webbridge.language')");
+    await postAction(h, { action: 'approve', approvalId: payload.approvalId, decision: 'deny' });
+    await waitFor(async () => ((await getState(h)).approvals.length === 0 ? true : undefined));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('never lets the close of a tapped notification remove the replacement that took its tag', async () => {
+    const { page, context, problems } = await openConnected(browser, h, PHONE);
+    await context.grantPermissions(['notifications'], { origin: h.url });
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const phone = await pairAndSubscribe('Pixel 8');
+    await denyWaiting();
+
+    await postAction(h, {
+      action: 'send',
+      text: '/tool write_file {"path":"race.md","content":"x"}',
+      ...guardOf(await getState(h)),
+    });
+    const first = await nthPush(phone, 1);
+    if (first.payload.kind !== 'approval') throw new Error(`pushed ${first.payload.kind}`);
+    const { tag } = first.payload;
+    await push(worker, first.text);
+    await waitFor(async () => ((await shown(page)).some((n) => n.tag === tag) ? true : undefined));
+    // The person taps it; before the worker handles the tap, the answer given elsewhere has
+    // already replaced it (the fast path: a decision, its push and its replacement in a few ms).
+    await worker.evaluate(`self.registration.getNotifications({ tag: ${JSON.stringify(tag)} })
+      .then(([notification]) => { self.tapped = notification; })`);
+    await postAction(h, { action: 'approve', approvalId: first.payload.approvalId, decision: 'allow' });
+    const answered = await nthPush(phone, 2);
+    expect(answered.payload.kind).toBe('answered');
+    await push(worker, answered.text);
+    await waitFor(async () =>
+      (await shown(page)).some((n) => n.tag === tag && n.title.startsWith('Allowed with the access code'))
+        ? true
+        : undefined,
+    );
+    await worker.evaluate(
+      `self.dispatchEvent(new NotificationEvent('notificationclick', { notification: self.tapped, action: '' }))`,
+    );
+    // The tap opened the app at the approval (so it was handled), and the replacement stays.
+    await page.waitForTimeout(500);
+    const after = (await shown(page)).filter((n) => n.tag === tag);
+    expect(after.map((n) => n.title)).toEqual([expect.stringMatching(/^Allowed with the access code at /)]);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -144,7 +144,8 @@ describe('Web Push from the host', () => {
       approvalId,
       tool: 'write_file',
       tag: `approval-${approvalId}`,
-      summary: expect.stringContaining('notes/plan.md'),
+      ask: { verb: 'write', target: 'notes/plan.md' },
+      summary: 'Write notes/plan.md?',
     });
     if (toPhone?.kind !== 'approval' || toTablet?.kind !== 'approval') throw new Error('not approvals');
     expect(toPhone.token).not.toBe(toTablet.token);
@@ -220,6 +221,10 @@ describe('Web Push from the host', () => {
     await postAction(h, { action: 'send', text: 'tell me when done', ...guardOf(state) });
     const [reply] = await pushed(wrist, 1);
     expect(reply).toMatchObject({ kind: 'reply', outcome: 'finished', conversationId: state.conversationId });
+    // The conversation's title (its first message's first line) stays off the lock screen and
+    // the push service unless the host was started with reply titles on.
+    expect(reply).not.toHaveProperty('title');
+    expect((await service.messages(wrist)).join('\n')).not.toContain('tell me when done');
     const approvalId = await askApproval('not-for-the-watch.md');
     await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
     // Approvals are not this device's choice.
@@ -265,6 +270,33 @@ describe('Web Push from the host', () => {
     }
   });
 
+  it('pushes the conversation title with a reply only from a host started with reply titles on', async () => {
+    const titled = await startTestHost({
+      push: { endpointPolicy: { unsafeAllowLoopbackForTests: true }, replyTitles: true },
+    });
+    try {
+      const wrist = await service.subscribe(titled.host.push!.vapid.publicKey);
+      const adapter = titled.host.adapter;
+      const watch: ActionOrigin = { device: { id: 'dev-watch', name: 'Watch' } };
+      await adapter.runOnMain(() =>
+        adapter.actions.subscribePush(
+          {
+            action: 'subscribePush',
+            subscription: { endpoint: wrist.endpoint, keys: wrist.keys },
+            choices: { approvals: false, replies: true },
+          },
+          watch,
+        ),
+      );
+      const state = await getState(titled);
+      await postAction(titled, { action: 'send', text: 'plan the garden', ...guardOf(state) });
+      const [reply] = await pushed(wrist, 1);
+      expect(reply).toMatchObject({ kind: 'reply', outcome: 'finished', title: 'plan the garden' });
+    } finally {
+      await titled.close(true);
+    }
+  });
+
   it('removes a subscription the push service says is gone (410)', async () => {
     const phone = await service.subscribe(h.host.push!.vapid.publicKey);
     await asDevice(pixel, subscribeAction(phone));
@@ -302,6 +334,49 @@ describe('Web Push from the host', () => {
     await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
     await asDevice(kiosk, { action: 'unsubscribePush' });
     redirector.close();
+  });
+
+  it('never pushes to a subscription kept under older, looser endpoint checks', async () => {
+    // A row stored before the checks grew stricter (here a name, not an address, over http: only
+    // loopback IP literals pass the test policy). The name resolves to loopback, which the test
+    // policy's socket lookup lets through, so without the check at push time it would be hit.
+    let hits = 0;
+    const old = createServer((request, response) => {
+      hits++;
+      request.resume();
+      response.writeHead(201).end();
+    });
+    old.listen(0, '127.0.0.1');
+    await once(old, 'listening');
+    const subscriptions = h.host.controller.pushSubscriptions;
+    try {
+      const { port } = old.address() as AddressInfo;
+      const { keys } = await service.subscribe(h.host.push!.vapid.publicKey);
+      await h.host.adapter.runOnMain(() =>
+        subscriptions.put({
+          device_id: 'dev-old',
+          device_name: 'Old phone',
+          endpoint: `http://localhost:${port}/old`,
+          p256dh: keys.p256dh,
+          auth: keys.auth,
+          approvals: 1,
+          replies: 1,
+          created_at: Date.now(),
+        }),
+      );
+      const phone = await service.subscribe(h.host.push!.vapid.publicKey);
+      await asDevice(pixel, subscribeAction(phone));
+      const approvalId = await askApproval('old-rows.md');
+      await pushed(phone, 1);
+      await h.host.adapter.runOnMain(() => h.host.controller.approvals.approve(approvalId, 'deny'));
+      await pushed(phone, 2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(hits).toBe(0);
+      expect(reports.filter((r) => r.deviceId === 'dev-old')).toEqual([]);
+    } finally {
+      await h.host.adapter.runOnMain(() => subscriptions.remove('dev-old'));
+      old.close();
+    }
   });
 
   it('retries an unreachable push service with backoff, then gives up, never holding the executor', async () => {

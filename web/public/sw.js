@@ -84,7 +84,7 @@ self.addEventListener('fetch', (event) => {
 self.addEventListener('notificationclick', (event) => {
   // A push's notification has its own handler below.
   if (event.notification.data?.kind) return;
-  event.notification.close();
+  closeTapped(event.notification);
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
       const open = windows[0];
@@ -105,7 +105,11 @@ const STRINGS_CACHE = 'webbridge-push-strings';
 const ENGLISH = {
   lang: 'en',
   approvalTitle: 'Approval waiting',
-  approvalBody: '{tool} wants to: {summary}',
+  // What waits, by the verb of the payload's `ask` (web/src/pwa/askKey.ts).
+  askWrite: 'Write {target}?',
+  askEdit: 'Edit {target}?',
+  askRun: 'Run `{target}`?',
+  askUse: 'Use {target}?',
   allow: 'Allow',
   deny: 'Deny',
   decidedAllowDevice: 'Allowed on {device} at {time}',
@@ -146,21 +150,75 @@ function decidedText(strings, decided) {
   return fill(strings[`decided${verb}${place}`], { device, time });
 }
 
+/**
+ * What waits, once, in plain words and the page's language: "Write notes.md?", "Run `npm`?",
+ * "Use github__create_issue?". The host's English `summary` when the payload has no `ask`.
+ */
+function askText(strings, payload) {
+  const verb = payload.ask?.verb;
+  const template =
+    typeof verb === 'string' ? strings[`ask${verb.charAt(0).toUpperCase()}${verb.slice(1)}`] : undefined;
+  return typeof template === 'string' ? fill(template, { target: payload.ask.target }) : payload.summary;
+}
+
+// Every show and close of a notification runs in turn. A browser may identify a tagged
+// notification by its tag alone (Chromium does), so a close that reaches it after the
+// replacement with the same tag was shown removes the replacement: in turn, a close is sent
+// before any later show.
+let noticeTurn = Promise.resolve();
+function inTurn(step) {
+  const run = noticeTurn.then(step, step);
+  noticeTurn = run.catch(() => undefined);
+  return run;
+}
+
+/** A fresh id for a notification's data, to tell it from a replacement with the same tag. */
+function noticeId() {
+  return self.crypto?.randomUUID ? self.crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+}
+
+/** Whether `shown` (from getNotifications) is the notification `tapped` was, not a replacement. */
+function sameNotice(shown, tapped) {
+  const id = tapped.data?.notice;
+  if (id !== undefined) return shown.data?.notice === id;
+  return shown.timestamp === tapped.timestamp && shown.title === tapped.title && shown.body === tapped.body;
+}
+
+/**
+ * Closes a tapped notification only while it is still the one shown under its tag: never the
+ * replacement ("Allowed on Pixel 7 at 10:14") that took its place, however fast it came.
+ */
+function closeTapped(tapped) {
+  return inTurn(async () => {
+    if (!tapped.tag) {
+      tapped.close();
+      return;
+    }
+    for (const shown of await self.registration.getNotifications({ tag: tapped.tag })) {
+      if (sameNotice(shown, tapped)) shown.close();
+    }
+  });
+}
+
 async function closeTagged(tag) {
   for (const notification of await self.registration.getNotifications({ tag })) notification.close();
 }
 
-async function showPush(payload) {
-  const strings = await pushStrings();
+function showPush(payload) {
+  return pushStrings().then((strings) => inTurn(() => showNotice(strings, payload)));
+}
+
+function showNotice(strings, payload) {
+  const notice = noticeId();
   switch (payload.kind) {
     case 'approval':
       return self.registration.showNotification(strings.approvalTitle, {
-        body: fill(strings.approvalBody, { tool: payload.tool, summary: payload.summary }),
+        body: askText(strings, payload),
         tag: payload.tag,
         renotify: true,
         requireInteraction: true,
         icon: ICON,
-        data: payload,
+        data: { ...payload, notice },
         // Shown where the platform shows actions (Android, desktop); elsewhere a tap opens the app.
         actions: [
           { action: 'allow', title: strings.allow },
@@ -172,14 +230,15 @@ async function showPush(payload) {
         body: payload.tool,
         tag: payload.tag,
         icon: ICON,
-        data: { kind: 'answered', approvalId: payload.approvalId },
+        data: { kind: 'answered', approvalId: payload.approvalId, notice },
       });
     case 'withdrawn':
       return closeTagged(payload.tag);
     case 'reply':
       return self.registration.showNotification(
         payload.outcome === 'finished' ? strings.replyFinished : strings.replyFailed,
-        { body: payload.title, tag: payload.tag, icon: ICON, data: payload },
+        // No title unless the host was started with reply titles on.
+        { body: payload.title ?? '', tag: payload.tag, icon: ICON, data: { ...payload, notice } },
       );
     default:
       return undefined;
@@ -246,18 +305,27 @@ async function decideFromNotification(payload, decision) {
 self.addEventListener('notificationclick', (event) => {
   const data = event.notification.data;
   if (!data || typeof data.kind !== 'string') return;
-  event.notification.close();
+  // Before the decision is sent: its replacement is shown only after this close (in turn).
+  const closed = closeTapped(event.notification).catch(() => undefined);
   if (data.kind === 'approval' && (event.action === 'allow' || event.action === 'deny')) {
-    keepAlive(event, decideFromNotification(data, event.action));
+    keepAlive(
+      event,
+      closed.then(() => decideFromNotification(data, event.action)),
+    );
   } else if (data.kind === 'approval' || data.kind === 'answered') {
     keepAlive(
       event,
-      openApp({
-        approval: data.approvalId,
-        ...(data.conversationId ? { conversation: data.conversationId } : {}),
-      }),
+      closed.then(() =>
+        openApp({
+          approval: data.approvalId,
+          ...(data.conversationId ? { conversation: data.conversationId } : {}),
+        }),
+      ),
     );
   } else {
-    keepAlive(event, openApp({ conversation: data.conversationId }));
+    keepAlive(
+      event,
+      closed.then(() => openApp({ conversation: data.conversationId })),
+    );
   }
 });

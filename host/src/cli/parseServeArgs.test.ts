@@ -25,6 +25,7 @@ describe('parseServeArgs', () => {
       console: true,
       help: false,
       openai: undefined,
+      pushReplyTitles: false,
     });
   });
 
@@ -52,6 +53,7 @@ describe('parseServeArgs', () => {
       '--log-level',
       'silent',
       '--no-console',
+      '--push-reply-titles',
     ]);
     expect(config).toMatchObject({
       port: 0,
@@ -65,6 +67,7 @@ describe('parseServeArgs', () => {
       workspaceRoots: ['/a', '/b'],
       logLevel: 'silent',
       console: false,
+      pushReplyTitles: true,
     });
   });
 

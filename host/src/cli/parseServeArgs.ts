@@ -40,6 +40,8 @@ export interface ServeConfig {
    * CLI then reads the environment's locale (LC_ALL, LC_MESSAGES, LANG).
    */
   readonly language: HostLanguage | undefined;
+  /** `--push-reply-titles`: a reply's push carries its conversation's title. */
+  readonly pushReplyTitles: boolean;
 }
 
 /** The text of `webbridge serve --help`. */
@@ -72,6 +74,8 @@ Options:
   --no-console            no interactive console, even on a terminal
   --language <tag>        the web page's language: en, de, fr, es, pt-BR, zh-CN, ja or ar
                           (default: the locale in LC_ALL, LC_MESSAGES or LANG; else en)
+  --push-reply-titles     a reply's push notification shows its conversation's title (the
+                          first line of its first message; off: "Reply finished" alone)
   --mcp-config <file>     MCP servers to use as tools, besides <data-dir>/mcp.json
                           ({ "mcpServers": { "<name>": { "command", "args", "env" } or
                           { "url", "headers" } } }; see docs/HOST.md)
@@ -122,6 +126,7 @@ export function parseServeArgs(
       'log-level': { type: 'string' },
       'no-console': { type: 'boolean' },
       'mcp-config': { type: 'string' },
+      'push-reply-titles': { type: 'boolean' },
       language: { type: 'string' },
       'openai-base-url': { type: 'string' },
       'openai-api-key-env': { type: 'string' },
@@ -178,6 +183,7 @@ export function parseServeArgs(
     openai: openAiConfig(values, env),
     mcpConfig: values['mcp-config'] === undefined ? undefined : path.resolve(values['mcp-config']),
     language: language === undefined ? undefined : matchHostLanguage(language),
+    pushReplyTitles: values['push-reply-titles'] === true,
   };
 }
 

@@ -25,7 +25,10 @@ export interface HostPushOptions {
    * @default 'mailto:webbridge@localhost.invalid'
    */
   readonly subject?: string;
-  /** Test-only endpoint policy (see {@link EndpointPolicy}); off by default. */
+  /**
+   * Where push endpoints may be beyond public `https:` on 443 (see {@link EndpointPolicy}): a
+   * test's loopback push service, a self-hosted push service's port. None by default.
+   */
   readonly endpointPolicy?: EndpointPolicy;
   /** The resolver endpoint names are checked with. @default the system's (getaddrinfo) */
   readonly resolveAll?: ResolveAll;
@@ -33,6 +36,13 @@ export interface HostPushOptions {
   readonly retryDelaysMs?: readonly number[];
   /** A push request that gets no answer in this long is retried. @default 10000 */
   readonly timeoutMs?: number;
+  /**
+   * Whether a reply's push carries its conversation's title (the first line of the first
+   * message, through the push service to the lock screen). Off: "Reply finished" alone.
+   * `webbridge serve --push-reply-titles` turns it on.
+   * @default false
+   */
+  readonly replyTitles?: boolean;
   /** Told how each push ended: device, result, attempts (never the payload). */
   readonly onReport?: (report: PushReport) => void;
 }
@@ -84,7 +94,18 @@ export class HostPush {
       },
       ...(options.onReport === undefined ? {} : { onReport: options.onReport }),
     });
-    this.notifier = new PushNotifier(controller, this.queue, this.tokens, this.presence);
+    this.notifier = new PushNotifier(controller, this.queue, this.tokens, this.presence, {
+      endpointAllowed: (endpoint) => {
+        try {
+          checkEndpoint(endpoint, this.policy);
+          return true;
+        } catch {
+          // Kept before the checks grew stricter (a port, an address class): never pushed to.
+          return false;
+        }
+      },
+      replyTitles: options.replyTitles === true,
+    });
   }
 
   /** `pushStatus`: the public key, and this device's choices while it is subscribed. */

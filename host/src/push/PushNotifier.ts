@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Approval, Projection, PushPayload } from '@webbridge/contract';
+import { type Approval, approvalAsk, type Projection, type PushPayload } from '@webbridge/contract';
 import type { ChatController } from '../controller/ChatController';
 import type { PushSubscriptionRow } from '../db/HostStore';
 import type { ApprovalTokens } from './ApprovalTokens';
@@ -27,6 +27,14 @@ function topicOf(tag: string): string {
   return createHash('sha256').update(tag).digest('base64url').slice(0, 32);
 }
 
+/** Options of {@link PushNotifier}. */
+export interface PushNotifierOptions {
+  /** Whether an endpoint still passes the endpoint checks (a row kept under older, looser ones may not). @default every endpoint */
+  readonly endpointAllowed?: (endpoint: string) => boolean;
+  /** Whether a reply's push carries the conversation's title. @default false */
+  readonly replyTitles?: boolean;
+}
+
 /**
  * Watches the controller's projection and turns what changed into pushes: an approval that
  * starts waiting (to each subscribed device whose page is not on screen, each with its own
@@ -45,6 +53,7 @@ export class PushNotifier {
     private readonly queue: PushQueue,
     private readonly tokens: ApprovalTokens,
     private readonly presence: Presence,
+    private readonly options: PushNotifierOptions = {},
   ) {
     // Approvals that waited before this run are not pushed again (their tokens died with the
     // last run); they are still replaced when answered, for any device told from now on.
@@ -79,10 +88,17 @@ export class PushNotifier {
     this.remember(state);
   }
 
+  private endpointAllowed(endpoint: string): boolean {
+    return this.options.endpointAllowed?.(endpoint) ?? true;
+  }
+
   private subscribers(choice: 'approvals' | 'replies'): PushSubscriptionRow[] {
     return this.controller.pushSubscriptions
       .all()
-      .filter((row) => row[choice] === 1 && !this.presence.isPresent(row.device_id));
+      .filter(
+        (row) =>
+          row[choice] === 1 && !this.presence.isPresent(row.device_id) && this.endpointAllowed(row.endpoint),
+      );
   }
 
   private approvalWaits(approval: Approval): void {
@@ -100,6 +116,7 @@ export class PushNotifier {
         approvalId: approval.id,
         conversationId: approval.conversationId,
         tool: approval.tool,
+        ask: approvalAsk(approval),
         summary: lockScreenSummary(approval),
         token,
       };
@@ -118,7 +135,8 @@ export class PushNotifier {
         ? { kind: 'answered', tag, approvalId: approval.id, tool: approval.tool, decided: outcome }
         : { kind: 'withdrawn', tag, approvalId: approval.id };
     for (const subscription of this.controller.pushSubscriptions.all()) {
-      if (told.has(subscription.device_id)) this.push(subscription, payload, APPROVAL_TTL_S, () => true);
+      if (told.has(subscription.device_id) && this.endpointAllowed(subscription.endpoint))
+        this.push(subscription, payload, APPROVAL_TTL_S, () => true);
     }
   }
 
@@ -137,14 +155,18 @@ export class PushNotifier {
     // A reply that called a tool is not finished: it waits for its approval or its result.
     if (reply === undefined || reply.tool !== undefined) return;
     if (reply.status !== 'complete' && reply.status !== 'error') return;
-    const title = state.conversations.list.find((c) => c.id === state.conversationId)?.title ?? '';
+    // The title is the first line of the conversation's first message: off the lock screen and
+    // the push service unless the host's owner asked for it.
+    const title = this.options.replyTitles
+      ? state.conversations.list.find((c) => c.id === state.conversationId)?.title
+      : undefined;
     const payload: PushPayload = {
       kind: 'reply',
       // The page's own tag for a finished reply: the newest replaces the last.
       tag: 'reply',
       outcome: reply.status === 'complete' ? 'finished' : 'failed',
       conversationId: state.conversationId,
-      title: shortText(title),
+      ...(title === undefined || title === '' ? {} : { title: shortText(title) }),
     };
     for (const subscription of this.subscribers('replies'))
       this.push(subscription, payload, REPLY_TTL_S, () => true);

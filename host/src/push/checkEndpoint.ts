@@ -3,13 +3,27 @@ import { ProtocolError } from '@webbridge/contract';
 import { isPublicAddress } from './isPublicAddress';
 
 /**
- * Test-only: lets push endpoints be plain `http:` on a loopback address, so the test suite can
- * point the host at a local push service. Off by default; no flag, setting or request of a
- * browser can turn it on — only code that builds the host (tests, benchmarks).
+ * Where push endpoints may be, beyond public `https:` on port 443. Set only by code that builds
+ * the host (`startHost`'s `push` options); no flag, setting or request of a browser reaches it.
  */
 export interface EndpointPolicy {
+  /**
+   * Test-only: lets push endpoints be plain `http:` on a loopback address, on any port, so the
+   * test suite can point the host at a local push service (web-push-testing).
+   * @default false
+   */
   readonly unsafeAllowLoopbackForTests?: boolean;
+  /**
+   * The ports a public endpoint may use: a self-hosted push service on another port is added
+   * here. Every public push service listens on 443; any other port could reach a service that
+   * is public but is not a push service (a database, a mail relay) with the host's requests.
+   * @default [443]
+   */
+  readonly ports?: readonly number[];
 }
+
+/** The port of a push endpoint when its policy names none. */
+const DEFAULT_PORTS: readonly number[] = [443];
 
 /** Host names that never name a public push service. */
 const LOCAL_SUFFIXES = [
@@ -36,8 +50,8 @@ export function isLoopback(address: string): boolean {
 }
 
 /**
- * The checks that need no I/O: an absolute `https:` URL with no user name or password, on a
- * name that can be public (not `localhost`, no single label, no local suffix) or on a public IP
+ * The checks that need no I/O: an absolute `https:` URL with no user name or password, on
+ * port 443 (or a port the policy adds), on a name that can be public (not `localhost`, no single label, no local suffix) or on a public IP
  * literal. Returns the parsed URL; throws a 400 {@link ProtocolError} naming what is wrong.
  * DNS is checked later (resolvePublic.ts), on every connection.
  */
@@ -57,12 +71,22 @@ export function checkEndpoint(endpoint: string, policy: EndpointPolicy = {}): UR
     throw badEndpoint('must not carry a user name or password.');
   if (isIP(hostname) !== 0) {
     if (!isPublicAddress(hostname)) throw badEndpoint(`is on ${hostname}, which is not a public address.`);
-    return url;
+    return checkPort(url, policy);
   }
   if (hostname === 'localhost' || LOCAL_SUFFIXES.some((suffix) => hostname.endsWith(suffix))) {
     throw badEndpoint(`is on ${hostname}, a local name.`);
   }
   // A single label resolves through the local search domains: a LAN machine, never a push service.
   if (!hostname.includes('.')) throw badEndpoint(`is on ${hostname}, which is not a public name.`);
-  return url;
+  return checkPort(url, policy);
+}
+
+/** Refuses a port the policy does not list (443 by default); returns the URL. */
+function checkPort(url: URL, policy: EndpointPolicy): URL {
+  const ports = policy.ports ?? DEFAULT_PORTS;
+  // URL leaves `port` empty for https:'s own port.
+  const port = url.port === '' ? 443 : Number(url.port);
+  if (ports.includes(port)) return url;
+  const allowed = ports.length === 1 ? `${ports[0]} is` : `${ports.join(' or ')} are`;
+  throw badEndpoint(`uses port ${port}; only ${allowed} allowed.`);
 }

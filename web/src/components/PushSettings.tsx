@@ -53,7 +53,11 @@ export function PushSettings() {
     void keepPushStrings({
       lang: language,
       approvalTitle: t('notifyApprovalTitle'),
-      approvalBody: t('notifyApprovalBody'),
+      // Keyed as sw.js reads them: `ask` and the verb ("askWrite").
+      askWrite: t('notifyAskWrite'),
+      askEdit: t('notifyAskEdit'),
+      askRun: t('notifyAskRun'),
+      askUse: t('notifyAskUse'),
       allow: t('allow'),
       deny: t('deny'),
       decidedAllowDevice: t('decidedAllowDevice'),

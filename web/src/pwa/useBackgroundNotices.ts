@@ -1,7 +1,9 @@
 import type { Store } from '@webbridge/client-sdk';
+import { approvalAsk } from '@webbridge/contract';
 import { useEffect, useRef } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import type { Snapshot } from '../state/types';
+import { askKey } from './askKey';
 import { notifyInBackground } from './notifications';
 
 /** At most this much of a reply goes into its notification. */
@@ -39,9 +41,12 @@ export function useBackgroundNotices(store: Store): void {
       const waited = new Set(previous.approvals.map((approval) => approval.id));
       for (const approval of snapshot.approvals) {
         if (waited.has(approval.id)) continue;
+        // What waits, once and in plain words ("Write notes.md?"); never the call's other
+        // arguments: a notification shows on a locked screen.
+        const ask = approvalAsk(approval);
         notifyInBackground(
           tr('notifyApprovalTitle'),
-          tr('notifyApprovalBody', { tool: approval.tool, summary: approval.summary }),
+          tr(askKey(ask.verb), { target: ask.target }),
           `approval-${approval.id}`,
         );
       }

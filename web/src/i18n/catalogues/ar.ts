@@ -159,7 +159,10 @@ export const ar: Catalogue = {
   notifyUnavailable: 'تحتاج الإشعارات إلى فتح الصفحة عبر HTTPS.',
   notifyReplyTitle: 'اكتمل الرد',
   notifyApprovalTitle: 'موافقة بانتظارك',
-  notifyApprovalBody: 'تريد {tool}: {summary}',
+  notifyAskWrite: 'كتابة {target}؟',
+  notifyAskEdit: 'تعديل {target}؟',
+  notifyAskRun: 'تشغيل `{target}`؟',
+  notifyAskUse: 'استخدام {target}؟',
 
   // Pairing and devices
   pairTitle: 'إقران هذا الجهاز',

@@ -162,7 +162,10 @@ export const de: Catalogue = {
   notifyUnavailable: 'Benachrichtigungen brauchen die Seite über HTTPS.',
   notifyReplyTitle: 'Antwort fertig',
   notifyApprovalTitle: 'Freigabe wartet',
-  notifyApprovalBody: '{tool} möchte: {summary}',
+  notifyAskWrite: '{target} schreiben?',
+  notifyAskEdit: '{target} bearbeiten?',
+  notifyAskRun: '`{target}` ausführen?',
+  notifyAskUse: '{target} verwenden?',
 
   // Pairing and devices
   pairTitle: 'Dieses Gerät koppeln',

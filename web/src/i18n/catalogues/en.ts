@@ -171,7 +171,11 @@ export const en = {
   notifyUnavailable: 'Notifications need the page over HTTPS.',
   notifyReplyTitle: 'Reply finished',
   notifyApprovalTitle: 'Approval waiting',
-  notifyApprovalBody: '{tool} wants to: {summary}',
+  // What a notification says waits: one of these, with the file, the program or the tool's name
+  notifyAskWrite: 'Write {target}?',
+  notifyAskEdit: 'Edit {target}?',
+  notifyAskRun: 'Run `{target}`?',
+  notifyAskUse: 'Use {target}?',
 
   // Pairing and devices
   pairTitle: 'Pair this device',

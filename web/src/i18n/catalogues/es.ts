@@ -161,7 +161,10 @@ export const es: Catalogue = {
   notifyUnavailable: 'Las notificaciones necesitan la página por HTTPS.',
   notifyReplyTitle: 'Respuesta terminada',
   notifyApprovalTitle: 'Aprobación pendiente',
-  notifyApprovalBody: '{tool} quiere: {summary}',
+  notifyAskWrite: '¿Escribir {target}?',
+  notifyAskEdit: '¿Editar {target}?',
+  notifyAskRun: '¿Ejecutar `{target}`?',
+  notifyAskUse: '¿Usar {target}?',
 
   // Pairing and devices
   pairTitle: 'Vincular este dispositivo',

@@ -162,7 +162,10 @@ export const fr: Catalogue = {
   notifyUnavailable: 'Les notifications nécessitent la page en HTTPS.',
   notifyReplyTitle: 'Réponse terminée',
   notifyApprovalTitle: 'Autorisation en attente',
-  notifyApprovalBody: '{tool} veut : {summary}',
+  notifyAskWrite: 'Écrire {target} ?',
+  notifyAskEdit: 'Modifier {target} ?',
+  notifyAskRun: 'Exécuter `{target}` ?',
+  notifyAskUse: 'Utiliser {target} ?',
 
   // Pairing and devices
   pairTitle: 'Associer cet appareil',

@@ -161,7 +161,10 @@ export const ja: Catalogue = {
   notifyUnavailable: '通知を使うには、このページを HTTPS で開く必要があります。',
   notifyReplyTitle: '回答が完了しました',
   notifyApprovalTitle: '承認待ちがあります',
-  notifyApprovalBody: '{tool} の実行内容：{summary}',
+  notifyAskWrite: '{target} に書き込みますか？',
+  notifyAskEdit: '{target} を編集しますか？',
+  notifyAskRun: '`{target}` を実行しますか？',
+  notifyAskUse: '{target} を使いますか？',
 
   // Pairing and devices
   pairTitle: 'このデバイスをペアリング',

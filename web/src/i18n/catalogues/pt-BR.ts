@@ -161,7 +161,10 @@ export const ptBR: Catalogue = {
   notifyUnavailable: 'As notificações precisam da página em HTTPS.',
   notifyReplyTitle: 'Resposta concluída',
   notifyApprovalTitle: 'Aprovação aguardando',
-  notifyApprovalBody: '{tool} quer: {summary}',
+  notifyAskWrite: 'Gravar {target}?',
+  notifyAskEdit: 'Editar {target}?',
+  notifyAskRun: 'Executar `{target}`?',
+  notifyAskUse: 'Usar {target}?',
 
   // Pairing and devices
   pairTitle: 'Parear este dispositivo',

@@ -158,7 +158,10 @@ export const zhCN: Catalogue = {
   notifyUnavailable: '通知需要通过 HTTPS 打开此页面。',
   notifyReplyTitle: '回复已完成',
   notifyApprovalTitle: '有批准请求等待处理',
-  notifyApprovalBody: '{tool} 想要：{summary}',
+  notifyAskWrite: '写入 {target}？',
+  notifyAskEdit: '编辑 {target}？',
+  notifyAskRun: '运行 `{target}`？',
+  notifyAskUse: '使用 {target}？',
 
   // Pairing and devices
   pairTitle: '配对此设备',
