@@ -1,80 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { message, snapshot, snapshotEvent } from '../testing/fixtures';
 import {
-  type ConnectionEffect,
-  type ConnectionEvent,
-  type ConnectionFacts,
-  type ConnectionState,
-  initialConnection,
-} from './ConnectionState';
-import { deadAfterMs, staleAfterMs } from './liveness';
-import { nextConnection } from './nextConnection';
-import type { StreamItem } from './readEventStream';
+  beat,
+  checking,
+  delta,
+  eachRow,
+  fresh,
+  heard,
+  kindsOf,
+  live,
+  NOW,
+  named,
+  open,
+  opening,
+  type Row,
+} from '../testing/connectionStates';
 
-const HEARTBEAT = 3_000;
-const STALE = staleAfterMs(HEARTBEAT); // 4500
-const NOW = 100_000;
-
-const beat: StreamItem = { type: 'heartbeat', event: { t: 1, heartbeatMs: HEARTBEAT } };
-const named: StreamItem = {
-  type: 'state',
-  event: { ...snapshotEvent(5, snapshot([message('a')])), heartbeatMs: 45_000 },
-};
-const delta: StreamItem = { type: 'state', event: { kind: 'delta', seq: 6, base: 5 } };
-
-const fresh = initialConnection({ healthyAfterMs: 10_000, offlineAfterFailures: 3 }, HEARTBEAT);
-/** Stream 0 opened at NOW - 1000, not spoken yet. */
-const opening: ConnectionState = {
-  ...fresh,
-  status: 'connecting',
-  candidate: { stream: 0, startedAt: NOW - 1_000 },
-  nextStream: 1,
-};
-/** Stream 0 is live since NOW - 5000, last heard 1 s ago. */
-const live: ConnectionState = {
-  ...fresh,
-  status: 'live',
-  active: { stream: 0, openedAt: NOW - 5_000, held: [] },
-  lastHeard: NOW - 1_000,
-  nextStream: 1,
-};
-/** Stream 0 is live; stream 1, a check, opened 200 ms ago; 0 said `delta` meanwhile. */
-const checking: ConnectionState = {
-  ...live,
-  active: { stream: 0, openedAt: NOW - 5_000, held: [delta] },
-  candidate: { stream: 1, startedAt: NOW - 200 },
-  nextStream: 2,
-};
-/** Nothing open: a retry is scheduled after two failures. */
-const backingOff: ConnectionState = {
-  ...fresh,
-  status: 'reconnecting',
-  retrying: true,
-  attempt: 2,
-  failures: 2,
-  lastHeard: NOW - 30_000,
-  nextStream: 3,
-};
-
-interface Row {
-  readonly name: string;
-  readonly given: ConnectionState;
-  readonly event: ConnectionEvent;
-  readonly facts?: Partial<ConnectionFacts>;
-  readonly after: Partial<ConnectionState>;
-  readonly effects: readonly ConnectionEffect[];
-}
-
-const open = (stream: number): ConnectionEffect[] => [
-  { kind: 'open', stream },
-  { kind: 'timer', stream, timer: 'dead', ms: STALE },
-];
-const heard = (stream: number, heartbeatMs = HEARTBEAT): ConnectionEffect[] => [
-  { kind: 'timer', stream, timer: 'dead', ms: deadAfterMs(heartbeatMs) },
-  { kind: 'timer', stream, timer: 'stale', ms: staleAfterMs(heartbeatMs) },
-];
-
-const rows: Row[] = [
+/** Connect, live, stale, wake check, replace (back off, resume, stop: nextConnection.stops.test.ts). */
+const lifeRows: Row[] = [
   // connect
   {
     name: 'start without a state: connecting, one stream',
@@ -227,170 +169,13 @@ const rows: Row[] = [
     after: { candidate: undefined, failures: 0, retrying: false },
     effects: [],
   },
-  // back off
-  {
-    name: 'the first stream fails: connecting still, retry after the first backoff',
-    given: opening,
-    event: { kind: 'settled', stream: 0, outcome: 'failed' },
-    after: { candidate: undefined, failures: 1, attempt: 1, retrying: true },
-    effects: [
-      { kind: 'status', status: 'connecting' },
-      { kind: 'schedule', attempt: 0 },
-    ],
-  },
-  {
-    name: 'the third failure in a row: offline, and it keeps retrying',
-    given: { ...opening, failures: 2, attempt: 2 },
-    event: { kind: 'settled', stream: 0, outcome: 'failed' },
-    after: { failures: 3, attempt: 3, retrying: true },
-    effects: [
-      { kind: 'status', status: 'offline' },
-      { kind: 'schedule', attempt: 2 },
-    ],
-  },
-  {
-    name: 'the active stream ends after a healthy while: the backoff starts over',
-    given: { ...live, attempt: 4, active: { stream: 0, openedAt: NOW - 10_000, held: [] } },
-    event: { kind: 'settled', stream: 0, outcome: 'ended' },
-    facts: { synced: true },
-    after: { active: undefined, attempt: 1, retrying: true },
-    effects: [
-      { kind: 'status', status: 'reconnecting', lastCurrentAt: NOW - 1_000 },
-      { kind: 'schedule', attempt: 0 },
-    ],
-  },
-  {
-    name: 'a short-lived stream ends: the backoff grows',
-    given: { ...live, attempt: 4, active: { stream: 0, openedAt: NOW - 9_999, held: [] } },
-    event: { kind: 'settled', stream: 0, outcome: 'ended' },
-    after: { attempt: 5 },
-    effects: [
-      { kind: 'status', status: 'reconnecting', lastCurrentAt: NOW - 1_000 },
-      { kind: 'schedule', attempt: 4 },
-    ],
-  },
-  {
-    name: 'the active stream ends while a check is open: no retry beside the check',
-    given: { ...checking, active: live.active },
-    event: { kind: 'settled', stream: 0, outcome: 'ended' },
-    after: { active: undefined, candidate: checking.candidate, retrying: false },
-    effects: [{ kind: 'status', status: 'reconnecting', lastCurrentAt: NOW - 1_000 }],
-  },
-  {
-    name: 'the browser says offline: offline',
-    given: live,
-    event: { kind: 'offline' },
-    facts: { online: false },
-    after: { status: 'offline' },
-    effects: [{ kind: 'status', status: 'offline', lastCurrentAt: NOW - 1_000 }],
-  },
-  {
-    name: 'an offline event the browser does not confirm changes nothing',
-    given: live,
-    event: { kind: 'offline' },
-    after: live,
-    effects: [],
-  },
-  // resume
-  {
-    name: 'the backoff is over: a fresh stream',
-    given: backingOff,
-    event: { kind: 'retry' },
-    after: { retrying: false, candidate: { stream: 3, startedAt: NOW } },
-    effects: open(3),
-  },
-  {
-    name: 'a wake during the backoff opens at once, and the retry is forgotten',
-    given: backingOff,
-    event: { kind: 'check' },
-    after: { retrying: false, candidate: { stream: 3, startedAt: NOW } },
-    effects: [
-      { kind: 'status', status: 'reconnecting', lastCurrentAt: NOW - 30_000 },
-      { kind: 'unschedule' },
-      ...open(3),
-    ],
-  },
-  {
-    name: 'a stream dropped earlier settles: nothing',
-    given: live,
-    event: { kind: 'settled', stream: 9, outcome: 'ended' },
-    after: live,
-    effects: [],
-  },
-  // stop
-  {
-    name: '401: everything stops, unauthorized',
-    given: checking,
-    event: { kind: 'settled', stream: 1, outcome: 'unauthorized' },
-    after: { stopped: true, active: undefined, candidate: undefined, status: 'unauthorized' },
-    effects: [
-      { kind: 'drop', stream: 0 },
-      { kind: 'drop', stream: 1 },
-      { kind: 'stopped' },
-      { kind: 'status', status: 'unauthorized', lastCurrentAt: NOW - 1_000 },
-    ],
-  },
-  {
-    name: 'another protocol: everything stops, the page must reload',
-    given: opening,
-    event: { kind: 'settled', stream: 0, outcome: 'reload' },
-    after: { stopped: true },
-    effects: [
-      { kind: 'drop', stream: 0 },
-      { kind: 'stopped' },
-      { kind: 'reload' },
-      { kind: 'status', status: 'offline' },
-    ],
-  },
-  {
-    name: 'close during a backoff: the retry is forgotten, offline',
-    given: backingOff,
-    event: { kind: 'close' },
-    after: { stopped: true, retrying: false, status: 'offline' },
-    effects: [
-      { kind: 'unschedule' },
-      { kind: 'stopped' },
-      { kind: 'status', status: 'offline', lastCurrentAt: NOW - 30_000 },
-    ],
-  },
-  {
-    name: 'after stopping, nothing happens',
-    given: { ...live, stopped: true },
-    event: { kind: 'check' },
-    after: { ...live, stopped: true },
-    effects: [],
-  },
 ];
 
-/** A deep freeze: the decision must never modify what it is given. */
-function frozen<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const inner of Object.values(value)) frozen(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
+describe('nextConnection: (state, event) → (state, effects), from connecting to a replaced stream', () => {
+  eachRow(lifeRows);
 
-describe('nextConnection: (state, event) → (state, effects)', () => {
-  it.each(rows)('$name', ({ given, event, facts, after, effects }) => {
-    const step = nextConnection(frozen(given), event, { now: NOW, online: true, synced: false, ...facts });
-    expect(step.effects).toEqual(effects);
-    expect(step.state).toMatchObject(after);
-  });
-
-  it('covers every kind of event', () => {
-    const kinds = new Set(rows.map((row) => row.event.kind));
-    const all: ConnectionEvent['kind'][] = [
-      'start',
-      'item',
-      'applied',
-      'settled',
-      'timer',
-      'retry',
-      'check',
-      'offline',
-      'close',
-    ];
-    expect([...kinds].sort()).toEqual([...all].sort());
+  it('has every kind of event of its table', () => {
+    const { has, must } = kindsOf(lifeRows, 'life');
+    expect(has).toEqual(expect.arrayContaining(must));
   });
 });
