@@ -13,7 +13,7 @@ export interface ConnectionConfig {
 }
 
 /** The stream whose items are applied. */
-export interface ActiveStream {
+interface ActiveStream {
   readonly stream: number;
   /** When it first spoke (became the connection's stream). */
   readonly openedAt: number;

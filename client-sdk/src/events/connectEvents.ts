@@ -26,7 +26,7 @@ class DeadConnectionError extends Error {
 }
 
 /** One request to GET /api/events, and its timers. */
-interface Request {
+interface StreamRequest {
   readonly controller: AbortController;
   stale?: ReturnType<typeof setTimeout>;
   dead?: ReturnType<typeof setTimeout>;
@@ -50,6 +50,9 @@ interface Request {
  * a delta, or a frame is invalid, the cursor is dropped and the next request goes without
  * `Last-Event-ID`, so the server starts over with a snapshot.
  *
+ * Every decision is {@link nextConnection}'s, a pure function; this one owns the requests,
+ * their timers, the store and the wake listeners, and performs the effects it is given.
+ *
  * @example
  * ```ts
  * const store = createStore();
@@ -72,7 +75,7 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
     },
     options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
   );
-  const requests = new Map<number, Request>();
+  const requests = new Map<number, StreamRequest>();
   let retry: ReturnType<typeof setTimeout> | undefined;
   let finish: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {
@@ -167,7 +170,7 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
   };
 
   const open = (stream: number) => {
-    const request: Request = { controller: new AbortController() };
+    const request: StreamRequest = { controller: new AbortController() };
     requests.set(stream, request);
     void read(stream, request).then((outcome) => {
       requests.delete(stream);
@@ -175,7 +178,7 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
     });
   };
 
-  const read = async (stream: number, request: Request): Promise<StreamOutcome> => {
+  const read = async (stream: number, request: StreamRequest): Promise<StreamOutcome> => {
     const { signal } = request.controller;
     const sync = store.getState().sync;
     const headers: Record<string, string> = {
@@ -232,7 +235,7 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
   };
 }
 
-function clearTimers(request: Request): void {
+function clearTimers(request: StreamRequest): void {
   clearTimeout(request.stale);
   clearTimeout(request.dead);
 }

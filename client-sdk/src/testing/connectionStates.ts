@@ -12,8 +12,8 @@ import { nextConnection } from '../events/nextConnection';
 import type { StreamItem } from '../events/readEventStream';
 import { message, snapshot, snapshotEvent } from './fixtures';
 
-export const HEARTBEAT = 3_000;
-export const STALE = staleAfterMs(HEARTBEAT); // 4500
+const HEARTBEAT = 3_000;
+const STALE = staleAfterMs(HEARTBEAT); // 4500
 export const NOW = 100_000;
 
 export const beat: StreamItem = { type: 'heartbeat', event: { t: 1, heartbeatMs: HEARTBEAT } };
@@ -97,7 +97,7 @@ export function eachRow(rows: readonly Row[]): void {
  * Which table covers each kind of event: the type demands every kind, and each table checks
  * that its rows have all of its own.
  */
-export const TABLE_OF: Record<ConnectionEvent['kind'], 'life' | 'stops'> = {
+const TABLE_OF: Record<ConnectionEvent['kind'], 'life' | 'stops'> = {
   start: 'life',
   item: 'life',
   applied: 'life',
