@@ -133,7 +133,7 @@ function applyAppend(state: SyncState | null, event: AppendEvent): ApplyResult {
   const prev = state.snapshot;
   const id = prev.conversations.run.messageId;
   if (id === null) return resync('no_run');
-  const before = prev.conversations.messages;
+  const before = MESSAGES_PART.read(prev) as readonly Message[];
   const index = lastIndexOfId(before, id);
   const message = before[index];
   if (message === undefined) return resync('unknown_message');
