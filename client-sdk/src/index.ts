@@ -35,8 +35,6 @@ export type {
 } from '@webbridge/contract';
 // A sensitive action's guard is the identity of the state it was made from: one rule, contract/'s.
 export { CONNECTION_STRINGS, identityOf as sessionGuardOf, parseJsonSafely } from '@webbridge/contract';
-export type { ClientErrorCode } from './BridgeClientError';
-export { BridgeClientError } from './BridgeClientError';
 export type {
   BridgeClient,
   BridgeClientOptions,
@@ -45,7 +43,9 @@ export type {
   SensitiveArgs,
   SensitiveOptions,
   SensitiveOutcome,
-} from './client';
+} from './BridgeClient';
+export type { ClientErrorCode } from './BridgeClientError';
+export { BridgeClientError } from './BridgeClientError';
 export { createBridgeClient } from './client';
 export { createActionId } from './createActionId';
 export type { Destination } from './destinationOf';
@@ -54,7 +54,7 @@ export type { DeviceClient, DeviceClientOptions } from './devices';
 export { createDeviceClient } from './devices';
 export type { BackoffOptions } from './events/backoffDelay';
 export { backoffDelay } from './events/backoffDelay';
-export type { ConnectEventsOptions, EventConnection } from './events/connectEvents';
+export type { ConnectEventsOptions, EventConnection } from './events/ConnectEventsOptions';
 export { connectEvents } from './events/connectEvents';
 export type { EventStreamErrorKind } from './events/EventStreamError';
 export { EventStreamError } from './events/EventStreamError';

@@ -1,6 +1,7 @@
 import type { AppendEvent, DeltaEvent, Message, Snapshot, StreamEvent } from '@webbridge/contract';
 import { withoutForbiddenKeys } from '@webbridge/contract';
 import { assertNever } from './assertNever';
+import { MESSAGES_PART, type PartChange, REPLACED_PARTS, withChanges } from './snapshotParts';
 
 /**
  * The client's copy of the server state and the cursor that deltas must match.
@@ -39,7 +40,9 @@ export type ApplyResult =
  * Applies one state event. Pure: `state` is never modified.
  *
  * A snapshot replaces the state. A delta applies only to the state at its `base`, in the order
- * of the contract: `cut`, `put`, `set`, `ap`, `add`, then `approvals`, `run`, `pending`. Anything that
+ * of the contract: `cut`, `put`, `set`, `ap`, `add`, then every other delta part of the
+ * contract's split (`DELTA_PARTS`: `approvals`, `run`, `pending`), each replaced whole by the
+ * field of its name, so a group added to the contract is applied too. Anything that
  * does not fit (another base, no state, an unknown id, an append at another offset) answers
  * `resync`: the client never guesses. Unchanged messages and groups keep their identity, so a
  * UI can skip re-rendering them; the work is proportional to the delta, plus one shallow copy
@@ -71,7 +74,7 @@ export function applyEvent(state: SyncState | null, event: StreamEvent): ApplyRe
 function applyDelta(state: SyncState | null, delta: DeltaEvent): ApplyResult {
   if (state === null) return resync('no_state');
   if (delta.base !== state.seq) return resync('wrong_base');
-  const before = state.snapshot.conversations.messages;
+  const before = MESSAGES_PART.read(state.snapshot) as readonly Message[];
   let after: Message[] | undefined;
   const current = (): readonly Message[] => after ?? before;
   const writable = (): Message[] => {
@@ -108,24 +111,15 @@ function applyDelta(state: SyncState | null, delta: DeltaEvent): ApplyResult {
     for (const message of delta.add) list.push(withoutForbiddenKeys(message));
   }
 
-  const prev = state.snapshot;
-  const run = delta.run === undefined ? prev.conversations.run : withoutForbiddenKeys(delta.run);
-  const pending =
-    delta.pending === undefined ? prev.conversations.pending : withoutForbiddenKeys(delta.pending);
-  const approvals = delta.approvals === undefined ? prev.approvals : withoutForbiddenKeys(delta.approvals);
-  const messages = after ?? before;
-  const conversationsChanged =
-    messages !== before || run !== prev.conversations.run || pending !== prev.conversations.pending;
-  const snapshot: Snapshot =
-    conversationsChanged || approvals !== prev.approvals
-      ? {
-          ...prev,
-          conversations: conversationsChanged
-            ? { ...prev.conversations, messages, run, pending }
-            : prev.conversations,
-          approvals,
-        }
-      : prev;
+  const changes: PartChange[] = [];
+  if (after !== undefined) changes.push({ path: MESSAGES_PART.path, value: after });
+  const fields = delta as unknown as Record<string, unknown>;
+  for (const { field, part } of REPLACED_PARTS) {
+    // JSON carries no undefined: a field present is the part's new value, whole.
+    const value = fields[field];
+    if (value !== undefined) changes.push({ path: part.path, value: withoutForbiddenKeys(value) });
+  }
+  const snapshot = withChanges(state.snapshot, changes);
   return { kind: 'applied', state: { seq: delta.seq, signature: state.signature, snapshot } };
 }
 
@@ -139,13 +133,13 @@ function applyAppend(state: SyncState | null, event: AppendEvent): ApplyResult {
   const prev = state.snapshot;
   const id = prev.conversations.run.messageId;
   if (id === null) return resync('no_run');
-  const before = prev.conversations.messages;
+  const before = MESSAGES_PART.read(prev) as readonly Message[];
   const index = lastIndexOfId(before, id);
   const message = before[index];
   if (message === undefined) return resync('unknown_message');
   const messages = before.slice();
   messages[index] = { ...message, text: message.text + event.text };
-  const snapshot: Snapshot = { ...prev, conversations: { ...prev.conversations, messages } };
+  const snapshot = withChanges(prev, [{ path: MESSAGES_PART.path, value: messages }]);
   return { kind: 'applied', state: { seq: event.seq, signature: state.signature, snapshot } };
 }
 

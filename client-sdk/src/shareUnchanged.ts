@@ -1,12 +1,14 @@
 import type { Message, Snapshot } from '@webbridge/contract';
+import { ALL_PARTS, MESSAGES_PART } from './snapshotParts';
 
 /**
  * A fresh snapshot that reuses the parts of `previous` it equals: each message equal to the
- * previous message with the same id, and each top-level group (conversation list, projects,
- * models, tools, approvals, settings, pending, run) equal to the previous one, keep their
- * previous identity. A full snapshot (reconnect, a configuration change, the code check before
- * the stream) then re-renders only what changed, as a delta does. The result deep-equals
- * `next`; the cost is one comparison of each message, without parsing anything again.
+ * previous message with the same id, and each part of the contract's split (`STATE_PARTS`:
+ * conversation list, projects, models, tools, approvals, settings, pending, run…) equal to the
+ * previous one, keep their previous identity. A full snapshot (reconnect, a configuration
+ * change, the code check before the stream) then re-renders only what changed, as a delta
+ * does. The result deep-equals `next`; the cost is one comparison of each message, without
+ * parsing anything again.
  *
  * @example
  * ```ts
@@ -15,25 +17,32 @@ import type { Message, Snapshot } from '@webbridge/contract';
  */
 export function shareUnchanged(previous: Snapshot | null, next: Snapshot): Snapshot {
   if (previous === null || previous === next) return next;
-  const before = previous.conversations;
-  const after = next.conversations;
-  const messages = shareMessages(before.messages, after.messages);
-  const conversations = sameParts(before, {
-    list: same(before.list, after.list),
-    messages,
-    pending: same(before.pending, after.pending),
-    run: same(before.run, after.run),
-  });
-  const shared: Snapshot = {
-    ...next,
-    conversations,
-    projects: same(previous.projects, next.projects),
-    models: same(previous.models, next.models),
-    tools: same(previous.tools, next.tools),
-    approvals: same(previous.approvals, next.approvals),
-    settings: same(previous.settings, next.settings),
-  };
-  return sameParts(previous, shared);
+  const before = previous as unknown as Record<string, unknown>;
+  const after = next as unknown as Record<string, unknown>;
+  // Keys outside the parts (the protocol number) come from `next` as they are.
+  const shared: Record<string, unknown> = { ...after };
+  // The groups split per field, each a copy of `next`'s that the loop fills in.
+  let groups: Map<string, Record<string, unknown>> | undefined;
+  for (const part of ALL_PARTS) {
+    const was = part.read(previous);
+    const now = part.read(next);
+    const value =
+      part === MESSAGES_PART ? shareMessages(was as readonly Message[], now as Message[]) : same(was, now);
+    const [key, inner] = part.path;
+    if (inner === undefined) {
+      shared[key] = value;
+      continue;
+    }
+    groups ??= new Map();
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { ...(after[key] as Record<string, unknown>) };
+      groups.set(key, group);
+    }
+    group[inner] = value;
+  }
+  for (const [key, group] of groups ?? []) shared[key] = sameParts(before[key], group);
+  return sameParts(before, shared) as unknown as Snapshot;
 }
 
 function shareMessages(before: readonly Message[], after: Message[]): Message[] {
@@ -55,13 +64,14 @@ function shareMessages(before: readonly Message[], after: Message[]): Message[] 
 }
 
 /** `previous` when `next` has the same keys holding the very same values, else `next`. */
-function sameParts<T extends object>(previous: T, next: T): T {
+function sameParts(previous: unknown, next: Record<string, unknown>): Record<string, unknown> {
+  if (typeof previous !== 'object' || previous === null) return next;
   const a = previous as Record<string, unknown>;
-  const b = next as Record<string, unknown>;
+  const b = next;
   const keys = Object.keys(b);
   if (keys.length !== Object.keys(a).length) return next;
   for (const key of keys) if (!Object.hasOwn(a, key) || a[key] !== b[key]) return next;
-  return previous;
+  return a;
 }
 
 function same<T>(previous: T, next: T): T {

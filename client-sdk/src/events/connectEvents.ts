@@ -7,100 +7,29 @@ import {
   PROTOCOL_VERSION,
 } from '@webbridge/contract';
 import { assertNever } from '../assertNever';
-import type { WritableStore } from '../store';
-import { type BackoffOptions, backoffDelay } from './backoffDelay';
+import { backoffDelay } from './backoffDelay';
+import type { ConnectEventsOptions, EventConnection } from './ConnectEventsOptions';
+import {
+  type ConnectionEffect,
+  type ConnectionEvent,
+  initialConnection,
+  type StreamOutcome,
+} from './ConnectionState';
 import { EventStreamError } from './EventStreamError';
-import { deadAfterMs, staleAfterMs } from './liveness';
+import { nextConnection } from './nextConnection';
 import { readEventStream, type StreamItem } from './readEventStream';
-import { browserWakeSources, type WakeSources, watchWake } from './watchWake';
-
-/** Options of {@link connectEvents}. */
-export interface ConnectEventsOptions {
-  /** Origin (and optional path prefix) of the bridge, e.g. `http://192.168.1.20:7878`. */
-  readonly baseUrl: string;
-  /** The access code; read at every (re)connection. */
-  readonly accessCode: () => string;
-  /** The store the events are applied to. */
-  readonly store: WritableStore;
-  /** @default globalThis.fetch */
-  readonly fetch?: typeof fetch;
-  /**
-   * The heartbeat interval to assume until the server names its own (in the first event of
-   * every stream, which the connection then follows); about two intervals of silence mean a
-   * dead connection.
-   * @default DEFAULT_HEARTBEAT_MS (15000)
-   */
-  readonly heartbeatMs?: number;
-  /** Reconnection delays. */
-  readonly backoff?: BackoffOptions;
-  /**
-   * A connection that stayed open this long resets the backoff.
-   * @default 10000
-   */
-  readonly healthyAfterMs?: number;
-  /**
-   * After this many failed attempts in a row the status turns from `reconnecting` to `offline`.
-   * @default 3
-   */
-  readonly offlineAfterFailures?: number;
-  /** Called with unexpected failures (network errors, invalid frames), for logging. */
-  readonly onError?: (error: unknown) => void;
-  /** Source of randomness for the jitter. @default Math.random */
-  readonly random?: () => number;
-  /**
-   * Where wake-up events come from (`visibilitychange`, `pageshow`, `online`, `focus`, the
-   * lifecycle `resume`; `offline`); each makes the connection {@link EventConnection.check}
-   * its stream. `false`: listen to nothing.
-   * @default the page's window and document, when there are any
-   */
-  readonly wake?: WakeSources | false;
-  /**
-   * Whether the browser believes it has a network; when it does not, a stream that is not
-   * live is reported `offline` rather than `reconnecting`.
-   * @default () => navigator.onLine !== false
-   */
-  readonly online?: () => boolean;
-}
-
-/** A running subscription to the event stream. */
-export interface EventConnection {
-  /**
-   * Checks the stream at once (the page woke up, the network came back): opens a fresh stream
-   * that resumes with `Last-Event-ID`, keeps the old one until the new one speaks, then drops
-   * it. Calls while a check is under way share it. Called by itself on wake-up events.
-   */
-  check(): void;
-  /** Closes the stream and stops reconnecting; the status becomes `offline`. */
-  close(): void;
-  /** Settles when the connection has stopped for good (closed, 401, or another protocol). */
-  readonly done: Promise<void>;
-}
-
-type Outcome =
-  | { readonly kind: 'unauthorized' }
-  | { readonly kind: 'reload' }
-  | { readonly kind: 'failed' }
-  | { readonly kind: 'ended' };
-
-/** One request to GET /api/events. */
-interface Stream {
-  readonly controller: AbortController;
-  /** When it was opened. */
-  readonly startedAt: number;
-  /** When it first spoke (became the connection's stream). */
-  openedAt?: number;
-  /** What it said while a fresh stream was being opened beside it (applied if that fails). */
-  held: StreamItem[];
-  stale?: ReturnType<typeof setTimeout>;
-  dead?: ReturnType<typeof setTimeout>;
-}
-
-/** Wake events within this time of a check share it. */
-const CHECK_DEBOUNCE_MS = 1_000;
+import { browserWakeSources, watchWake } from './watchWake';
 
 /** Raised into the request's signal when a stream stays silent too long. */
 class DeadConnectionError extends Error {
   override readonly name = 'DeadConnectionError';
+}
+
+/** One request to GET /api/events, and its timers. */
+interface StreamRequest {
+  readonly controller: AbortController;
+  stale?: ReturnType<typeof setTimeout>;
+  dead?: ReturnType<typeof setTimeout>;
 }
 
 /**
@@ -121,6 +50,9 @@ class DeadConnectionError extends Error {
  * a delta, or a frame is invalid, the cursor is dropped and the next request goes without
  * `Last-Event-ID`, so the server starts over with a snapshot.
  *
+ * Every decision is {@link nextConnection}'s, a pure function; this one owns the requests,
+ * their timers, the store and the wake listeners, and performs the effects it is given.
+ *
  * @example
  * ```ts
  * const store = createStore();
@@ -132,116 +64,122 @@ class DeadConnectionError extends Error {
 export function connectEvents(options: ConnectEventsOptions): EventConnection {
   const { store } = options;
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  // The interval the last stream named: a resumed stream belongs to the same bridge.
-  let heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-  const healthyAfterMs = options.healthyAfterMs ?? 10_000;
-  const offlineAfter = options.offlineAfterFailures ?? 3;
   const isOnline = options.online ?? (() => globalThis.navigator?.onLine !== false);
   // The SDK reads every event type, so it takes appends without their event line.
   const frames: EventFrames = 'compact';
   const url = `${options.baseUrl.replace(/\/+$/, '')}${contract.events.path}?frames=${frames}`;
-  let closed = false;
-  /** The stream whose events are applied. */
-  let active: Stream | undefined;
-  /** A fresh stream that has not spoken yet. */
-  let candidate: Stream | undefined;
+  let state = initialConnection(
+    {
+      healthyAfterMs: options.healthyAfterMs ?? 10_000,
+      offlineAfterFailures: options.offlineAfterFailures ?? 3,
+    },
+    options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+  );
+  const requests = new Map<number, StreamRequest>();
   let retry: ReturnType<typeof setTimeout> | undefined;
-  let attempt = 0;
-  let failures = 0;
-  /** When the active stream last spoke. */
-  let lastHeard: number | undefined;
   let finish: () => void = () => undefined;
   const done = new Promise<void>((resolve) => {
     finish = resolve;
   });
 
-  /** The status of a connection that is not live now. */
-  const notLive = () => {
-    if (closed) return;
-    const status =
-      !isOnline() || failures >= offlineAfter
-        ? 'offline'
-        : lastHeard === undefined && store.getState().sync === null
-          ? 'connecting'
-          : 'reconnecting';
-    store.setStatus(status, lastHeard);
+  // Events raised while effects run (a store listener that checks, an `applied` answer) wait
+  // for the step in progress to finish: each step sees the state the one before left.
+  const queue: ConnectionEvent[] = [];
+  let stepping = false;
+  const dispatch = (event: ConnectionEvent) => {
+    queue.push(event);
+    if (stepping) return;
+    stepping = true;
+    try {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        const facts = { now: Date.now(), online: isOnline(), synced: store.getState().sync !== null };
+        const step = nextConnection(state, next, facts);
+        state = step.state;
+        for (const effect of step.effects) perform(effect);
+      }
+    } finally {
+      stepping = false;
+    }
   };
 
-  const clearTimers = (stream: Stream) => {
-    clearTimeout(stream.stale);
-    clearTimeout(stream.dead);
-  };
-
-  const drop = (stream: Stream | undefined) => {
-    if (stream === undefined) return;
-    clearTimers(stream);
-    stream.held = [];
-    stream.controller.abort();
-  };
-
-  const armDead = (stream: Stream, afterMs = deadAfterMs(heartbeatMs)) => {
-    clearTimeout(stream.dead);
-    stream.dead = setTimeout(
-      () => stream.controller.abort(new DeadConnectionError('the stream stayed silent')),
-      afterMs,
-    );
-  };
-
-  /** The active stream spoke: the state is current. */
-  const heard = (stream: Stream) => {
-    lastHeard = Date.now();
-    armDead(stream);
-    clearTimeout(stream.stale);
-    stream.stale = setTimeout(() => {
-      if (stream !== active) return;
-      notLive();
-      check();
-    }, staleAfterMs(heartbeatMs));
-    if (store.getState().sync !== null) store.setStatus('live');
-  };
-
-  /** Applies one item of the active stream; false when the reducer refused it. */
-  const apply = (stream: Stream, item: StreamItem): boolean => {
-    switch (item.type) {
-      case 'state':
-        if (item.event.kind === 'snapshot' && item.event.heartbeatMs !== undefined) {
-          heartbeatMs = item.event.heartbeatMs;
-        }
-        if (store.apply(item.event).kind === 'resync') return false;
-        break;
-      case 'heartbeat':
-        heartbeatMs = item.event.heartbeatMs;
-        break;
-      case 'retry':
-        // The server's hint is not used: the client's own backoff already spreads retries.
-        break;
+  const perform = (effect: ConnectionEffect): void => {
+    switch (effect.kind) {
+      case 'open':
+        open(effect.stream);
+        return;
+      case 'drop': {
+        const request = requests.get(effect.stream);
+        if (request === undefined) return;
+        clearTimers(request);
+        request.controller.abort(
+          effect.dead ? new DeadConnectionError('the stream stayed silent') : undefined,
+        );
+        return;
+      }
+      case 'timer': {
+        const request = requests.get(effect.stream);
+        if (request === undefined) return;
+        const { stream, timer } = effect;
+        clearTimeout(request[timer]);
+        request[timer] = setTimeout(() => dispatch({ kind: 'timer', stream, timer }), effect.ms);
+        return;
+      }
+      case 'apply':
+        apply(effect.stream, effect.items);
+        return;
+      case 'status':
+        store.setStatus(effect.status, effect.lastCurrentAt);
+        return;
+      case 'schedule':
+        clearTimeout(retry);
+        retry = setTimeout(
+          () => {
+            retry = undefined;
+            dispatch({ kind: 'retry' });
+          },
+          backoffDelay(effect.attempt, options.backoff, options.random),
+        );
+        return;
+      case 'unschedule':
+        clearTimeout(retry);
+        retry = undefined;
+        return;
+      case 'reload':
+        store.requireReload();
+        return;
+      case 'stopped':
+        unwatch();
+        finish();
+        return;
       default:
-        assertNever(item, 'stream item');
+        assertNever(effect, 'connection effect');
     }
-    heard(stream);
-    return true;
   };
 
-  /** A stream said something: false when it must stop reading. */
-  const deliver = (stream: Stream, item: StreamItem): boolean => {
-    if (closed) return false;
-    if (stream === candidate) {
-      // The fresh stream speaks: it replaces the old one, whose held items it covers.
-      candidate = undefined;
-      drop(active);
-      active = stream;
-      stream.openedAt = Date.now();
-      failures = 0;
+  /** Gives items to the store, up to the first it refuses, and says how it went. */
+  const apply = (stream: number, items: readonly StreamItem[]) => {
+    let synced = store.getState().sync !== null;
+    let taken = 0;
+    for (const item of items) {
+      if (item.type === 'state' && store.apply(item.event).kind === 'resync') break;
+      synced = store.getState().sync !== null;
+      taken++;
     }
-    if (stream !== active) return false;
-    if (candidate !== undefined) {
-      stream.held.push(item);
-      return true;
-    }
-    return apply(stream, item);
+    const refused = taken < items.length;
+    dispatch({ kind: 'applied', stream, taken: refused ? items.slice(0, taken) : items, refused, synced });
   };
 
-  const read = async (stream: Stream): Promise<Outcome> => {
+  const open = (stream: number) => {
+    const request: StreamRequest = { controller: new AbortController() };
+    requests.set(stream, request);
+    void read(stream, request).then((outcome) => {
+      requests.delete(stream);
+      dispatch({ kind: 'settled', stream, outcome });
+    });
+  };
+
+  const read = async (stream: number, request: StreamRequest): Promise<StreamOutcome> => {
+    const { signal } = request.controller;
     const sync = store.getState().sync;
     const headers: Record<string, string> = {
       Authorization: `Bearer ${options.accessCode()}`,
@@ -251,149 +189,53 @@ export function connectEvents(options: ConnectEventsOptions): EventConnection {
     if (sync !== null) headers['Last-Event-ID'] = formatLastEventId(sync.snapshot.instanceId, sync.seq);
     let answered = false;
     try {
-      // A fresh stream speaks at once (a snapshot, or a heartbeat when resumed): one that
-      // stays silent longer than a live stream may is given up sooner than a live one.
-      armDead(stream, staleAfterMs(heartbeatMs));
-      const response = await fetchFn(url, { headers, signal: stream.controller.signal });
-      if (response.status === 401) return { kind: 'unauthorized' };
+      const response = await fetchFn(url, { headers, signal });
+      if (response.status === 401) return 'unauthorized';
       const protocol = response.headers.get(PROTOCOL_HEADER);
-      if (protocol !== null && protocol !== String(PROTOCOL_VERSION)) return { kind: 'reload' };
-      if (!response.ok) return { kind: 'failed' };
+      if (protocol !== null && protocol !== String(PROTOCOL_VERSION)) return 'reload';
+      if (!response.ok) return 'failed';
       answered = true;
       for await (const item of readEventStream(response)) {
-        if (!deliver(stream, item)) break;
+        dispatch({ kind: 'item', stream, item });
+        // Dropped while it spoke (replaced, refused, closed): not a byte more is read.
+        if (signal.aborted) break;
       }
-      return { kind: 'ended' };
+      return 'ended';
     } catch (error) {
-      const { signal } = stream.controller;
       // Dropped on purpose (closed, or replaced by a fresh stream): nothing went wrong.
-      if (closed || (signal.aborted && !(signal.reason instanceof DeadConnectionError))) {
-        return { kind: 'ended' };
-      }
+      if (state.stopped || (signal.aborted && !(signal.reason instanceof DeadConnectionError)))
+        return 'ended';
       if (error instanceof EventStreamError) {
-        if (error.kind === 'protocol_mismatch') return { kind: 'reload' };
+        if (error.kind === 'protocol_mismatch') return 'reload';
         store.dropSync();
       }
       options.onError?.(error);
-      return answered ? { kind: 'ended' } : { kind: 'failed' };
+      return answered ? 'ended' : 'failed';
     } finally {
-      clearTimers(stream);
+      clearTimers(request);
       // Releases the socket on every path, including an early return from the loop.
-      stream.controller.abort();
+      request.controller.abort();
     }
   };
-
-  const stop = () => {
-    closed = true;
-    clearTimeout(retry);
-    drop(active);
-    drop(candidate);
-    active = undefined;
-    candidate = undefined;
-    unwatch();
-    finish();
-  };
-
-  const schedule = (delay: number) => {
-    if (closed) return;
-    clearTimeout(retry);
-    retry = setTimeout(() => {
-      retry = undefined;
-      if (candidate === undefined) open();
-    }, delay);
-  };
-
-  const settle = (stream: Stream, outcome: Outcome) => {
-    if (closed) return;
-    switch (outcome.kind) {
-      case 'unauthorized':
-        stop();
-        store.setStatus('unauthorized', lastHeard);
-        return;
-      case 'reload':
-        stop();
-        store.requireReload();
-        store.setStatus('offline', lastHeard);
-        return;
-      case 'failed':
-      case 'ended':
-        break;
-      default:
-        assertNever(outcome, 'connection outcome');
-    }
-    if (stream === candidate) {
-      // It never spoke: the old stream, if any, goes on, with what it said meanwhile.
-      candidate = undefined;
-      if (outcome.kind === 'failed') failures++;
-      const old = active;
-      if (old !== undefined) {
-        const held = old.held;
-        old.held = [];
-        for (const item of held) {
-          if (!apply(old, item)) {
-            old.controller.abort();
-            break;
-          }
-        }
-      }
-      // The old stream still speaks: it is alive, and its own silence will trigger the next check.
-      if (old !== undefined && active === old && store.getState().status === 'live') return;
-      notLive();
-      schedule(backoffDelay(attempt++, options.backoff, options.random));
-      return;
-    }
-    if (stream !== active) return;
-    active = undefined;
-    if (stream.openedAt !== undefined && Date.now() - stream.openedAt >= healthyAfterMs) attempt = 0;
-    notLive();
-    if (candidate === undefined) schedule(backoffDelay(attempt++, options.backoff, options.random));
-  };
-
-  const open = () => {
-    if (closed) return;
-    clearTimeout(retry);
-    retry = undefined;
-    const stream: Stream = { controller: new AbortController(), held: [], startedAt: Date.now() };
-    candidate = stream;
-    void read(stream).then((outcome) => settle(stream, outcome));
-  };
-
-  function check(): void {
-    if (closed) return;
-    if (candidate !== undefined) {
-      // Wake events come in bursts (visibilitychange, focus, pageshow…): they share one check.
-      // A later one replaces a fresh stream still silent: it may sit on a socket of the network
-      // that just went away.
-      if (Date.now() - candidate.startedAt < CHECK_DEBOUNCE_MS) return;
-      drop(candidate);
-      candidate = undefined;
-    }
-    // Timers of a frozen page fire late: a stream that has been silent too long is not live,
-    // whatever the timer says, until the fresh one speaks.
-    if (lastHeard !== undefined && Date.now() - lastHeard > staleAfterMs(heartbeatMs)) notLive();
-    open();
-  }
 
   const wake = options.wake ?? browserWakeSources();
   const unwatch =
     wake === false
       ? () => undefined
       : watchWake(wake, {
-          onWake: check,
-          onOffline: () => {
-            if (!isOnline()) notLive();
-          },
+          onWake: () => dispatch({ kind: 'check' }),
+          onOffline: () => dispatch({ kind: 'offline' }),
         });
 
-  store.setStatus(store.getState().sync === null ? 'connecting' : 'reconnecting');
-  open();
+  dispatch({ kind: 'start' });
   return {
-    check,
-    close() {
-      if (closed) return;
-      stop();
-      store.setStatus('offline', lastHeard);
-    },
+    check: () => dispatch({ kind: 'check' }),
+    close: () => dispatch({ kind: 'close' }),
     done,
   };
+}
+
+function clearTimers(request: StreamRequest): void {
+  clearTimeout(request.stale);
+  clearTimeout(request.dead);
 }
