@@ -7,7 +7,8 @@ import type { AccessCodes } from '../guards/AccessCodes';
 import type { AuthThrottle } from '../guards/AuthThrottle';
 import { headerCheck } from '../guards/contractHeaders';
 import { headOf, incomingOf } from '../guards/RequestHead';
-import { clientAddress, throttleKey } from '../guards/rawHeaders';
+import { clientAddress } from '../guards/rawHeaders';
+import { throttleKey } from '../guards/throttleKey';
 import { readIncoming, readJsonBody } from './readJsonBody';
 import { respond } from './respond';
 
