@@ -97,9 +97,12 @@ export function PairPage({
         <button type="submit" class={replacing ? undefined : 'primary'} disabled={pairing}>
           {t(pairing ? 'pairing' : replacing ? 'pairAgain' : 'pairButton')}
         </button>
-        <button type="button" class="link-button" onClick={onTypeCode}>
-          {t('typeCodeInstead')}
-        </button>
+        {/* Paired already, "Keep the current pairing" is the way out of the link. */}
+        {!replacing && (
+          <button type="button" class="link-button" onClick={onTypeCode}>
+            {t('typeCodeInstead')}
+          </button>
+        )}
       </form>
     </main>
   );
