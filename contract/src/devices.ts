@@ -3,6 +3,12 @@ import { z } from 'zod';
 /** How long a pairing token can be redeemed, in milliseconds: 10 minutes. */
 export const PAIRING_TOKEN_TTL_MS = 10 * 60 * 1000;
 
+/**
+ * Most devices a host keeps paired. Past it, pairing answers 422 `too_many_devices` until one
+ * is forgotten: a household has a few phones, and the list must stay one a person can read.
+ */
+export const MAX_DEVICES = 50;
+
 /** Longest device name, in characters (a phone's model and browser fit easily). */
 export const MAX_DEVICE_NAME = 64;
 
@@ -26,8 +32,12 @@ export const deviceSchema = z.object({
   role: deviceRoleSchema,
   /** When the device was paired (epoch milliseconds). */
   firstSeen: z.number().int(),
-  /** When it last presented its credential (epoch milliseconds, kept to the minute). */
-  lastSeen: z.number().int(),
+  /**
+   * When it last presented its credential (epoch milliseconds, kept to the minute). Absent
+   * when a watching device (or the view code) asks about another device: who is active when
+   * is not for watchers to see.
+   */
+  lastSeen: z.number().int().optional(),
 });
 /** A paired device. */
 export type Device = z.infer<typeof deviceSchema>;

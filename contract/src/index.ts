@@ -37,6 +37,7 @@ export {
   forgetDeviceRequestSchema,
   forgetDeviceResponseSchema,
   MAX_DEVICE_NAME,
+  MAX_DEVICES,
   PAIRING_TOKEN_TTL_MS,
   pairRequestSchema,
   pairResponseSchema,

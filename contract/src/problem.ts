@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   header_too_large: 431,
   unsupported_media_type: 415,
   not_applicable: 422,
+  device_name_taken: 422,
+  too_many_devices: 422,
   rate_limited: 429,
   internal: 500,
 } as const;
@@ -57,6 +59,8 @@ export const ERROR_TITLE: { readonly [K in ErrorCode]: string } = {
   header_too_large: 'Request header fields too large',
   unsupported_media_type: 'Unsupported media type',
   not_applicable: 'Action not applicable',
+  device_name_taken: 'Device name taken',
+  too_many_devices: 'Too many devices',
   rate_limited: 'Too many requests',
   internal: 'Internal error',
 };

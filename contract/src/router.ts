@@ -139,6 +139,7 @@ export const contract = c.router(
         411: problemSchema,
         413: problemSchema,
         415: problemSchema,
+        422: problemSchema,
         429: problemSchema,
       },
     },

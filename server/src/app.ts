@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { ActionDispatcher } from './actions/ActionDispatcher';
 import { CA_CONTENT_TYPE } from './adapters/answerPlainHttp';
 import type { Devices } from './devices/Devices';
+import type { PairingRate } from './devices/PairingRate';
 import type { PairingTokens } from './devices/PairingTokens';
 import type { BridgeEnv } from './env';
 import { renderProblem } from './errors/renderProblem';
@@ -37,6 +38,8 @@ export interface AppDeps {
   readonly throttle: AuthThrottle;
   readonly devices: Devices;
   readonly tokens: PairingTokens;
+  /** How often one client may pair successfully (POST /api/pair). */
+  readonly pairings: PairingRate;
   /** Forgets a device and ends what it held (streams, media ids); false when it is unknown. */
   readonly forgetDevice: (id: string) => boolean;
   readonly allowedHosts: () => ReadonlySet<string>;

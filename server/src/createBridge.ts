@@ -1,4 +1,4 @@
-import type { AccessLevel, Device } from '@webbridge/contract';
+import type { AccessLevel } from '@webbridge/contract';
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_MEDIA_TTL_MS, DEFAULT_UPLOAD_LIMIT } from '@webbridge/contract';
 import type { Hono } from 'hono';
 import type { DestinationStream } from 'pino';
@@ -15,7 +15,8 @@ import {
 import { type AppDeps, createApp } from './app';
 import { BridgeMemory } from './BridgeMemory';
 import type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
-import { Devices, type ForgetListener } from './devices/Devices';
+import { Devices, type ForgetListener, type ListedDevice } from './devices/Devices';
+import { PairingRate, type PairingRateOptions } from './devices/PairingRate';
 import { PairingTokens } from './devices/PairingTokens';
 import { MemoryDeviceStore } from './embedding/MemoryDeviceStore';
 import type { BridgeEnv } from './env';
@@ -25,7 +26,7 @@ import { AccessCodes } from './guards/AccessCodes';
 import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
 import { createLogger } from './logging/createLogger';
 import { describeError } from './logging/describeError';
-import { MediaRegistry } from './media/MediaRegistry';
+import { holderOf, MediaRegistry } from './media/MediaRegistry';
 import { WireMapper } from './media/WireMapper';
 import { type SecuredListener, secureListener } from './tls/secureListener';
 import { removeStaleParts } from './upload/removeStaleParts';
@@ -66,12 +67,12 @@ export interface Bridge {
 
 /** The paired devices of a bridge, as its host sees them. */
 export interface BridgeDevices {
-  /** Every paired device, in pairing order. */
-  list(): Device[];
+  /** Every paired device, in pairing order, each with when it was last seen. */
+  list(): ListedDevice[];
   /**
    * Forgets a device: its credential is a wrong code from now on, its event streams end and
-   * every media id is revoked (ids are shared between streams, so all of them: the other
-   * browsers reconnect with a fresh snapshot). False when there is no such device.
+   * the media ids issued to it are revoked; other browsers' streams and ids are untouched.
+   * False when there is no such device.
    */
   forget(id: string): boolean;
   /**
@@ -84,6 +85,8 @@ export interface BridgeDevices {
 /** Options beyond {@link BridgeOptions} that tests tune. */
 export interface BridgeTuning {
   readonly authThrottle?: AuthThrottleOptions;
+  /** How often one client may pair successfully. */
+  readonly pairingRate?: PairingRateOptions;
   /** The clock of pairing tokens and devices' last-seen times. @default Date.now */
   readonly now?: () => number;
   /** Where log lines go (default: stdout). Tests collect them to prove no secret is logged. */
@@ -126,8 +129,10 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   };
   const forgetDevice = (id: string): boolean => {
     if (devices.forget(id) === undefined) return false;
-    // Its streams end with everyone's: media ids are shared between streams, so all are revoked.
-    afterRotation();
+    // Only what the device held ends: its streams and the media ids issued to it. Everyone
+    // else's stream goes on (a device forgetting itself in a loop disturbs no one).
+    media.revokeHolder(holderOf({ id }));
+    hub.closeWhere((subscription) => subscription.info.deviceId === id);
     return true;
   };
   const deps: AppDeps = {
@@ -137,6 +142,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
     throttle: new AuthThrottle(options.authThrottle, now),
     devices,
     tokens,
+    pairings: new PairingRate(options.pairingRate, now),
     forgetDevice,
     allowedHosts: () => allowed,
     hub,

@@ -11,7 +11,8 @@ export type {
 export type { Bridge, BridgeDevices, BridgeTuning } from './createBridge';
 export { createBridge } from './createBridge';
 export type { DeviceStore, StoredDevice } from './devices/DeviceStore';
-export type { ForgetListener } from './devices/Devices';
+export type { ForgetListener, ListedDevice } from './devices/Devices';
+export type { PairingRateOptions } from './devices/PairingRate';
 export type { ChatOnlyActionName } from './embedding/chatOnlyActions';
 export { chatOnlyActions } from './embedding/chatOnlyActions';
 export type { ProjectionStore } from './embedding/createProjectionStore';

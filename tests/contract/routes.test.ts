@@ -190,6 +190,8 @@ const MAKERS: { [R in RouteName]: Record<number, (hosts: Hosts) => Promise<Outco
     413: ({ h }) =>
       viaRaw(h, ['POST /api/pair HTTP/1.1', 'Content-Type: application/json', 'Content-Length: 5000']),
     415: ({ h }) => viaFetch(`${h.url}/api/pair`, { method: 'POST', body: '{}' }),
+    // A name the host keeps for itself (`device_name_taken`).
+    422: ({ h }) => pairCall(h, { code: TEST_CODE, name: 'the host' }),
     429: async ({ strict }) => {
       await pairCall(strict, { code: 'wrong-code', name: 'Phone' });
       return pairCall(strict, { code: TEST_CODE, name: 'Phone' });

@@ -245,7 +245,7 @@ export interface components {
              */
             role: "control" | "view";
             firstSeen: number;
-            lastSeen: number;
+            lastSeen?: number;
         };
         DevicesResponse: {
             devices: components["schemas"]["Device"][];
@@ -332,7 +332,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "duplicate_header" | "unauthorized" | "pairing_token_spent" | "pairing_token_expired" | "forbidden_host" | "workspace_forbidden" | "view_only" | "https_required" | "not_found" | "request_timeout" | "method_not_allowed" | "session_mismatch" | "length_required" | "chunked_not_allowed" | "payload_too_large" | "header_too_large" | "unsupported_media_type" | "not_applicable" | "rate_limited" | "internal";
+            code: "invalid_request" | "duplicate_header" | "unauthorized" | "pairing_token_spent" | "pairing_token_expired" | "forbidden_host" | "workspace_forbidden" | "view_only" | "https_required" | "not_found" | "request_timeout" | "method_not_allowed" | "session_mismatch" | "length_required" | "chunked_not_allowed" | "payload_too_large" | "header_too_large" | "unsupported_media_type" | "not_applicable" | "device_name_taken" | "too_many_devices" | "rate_limited" | "internal";
             issues?: components["schemas"]["ValidationIssue"][];
             current?: components["schemas"]["SessionIdentity"];
             decided?: {
@@ -1149,7 +1149,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Action not applicable (`not_applicable`) */
+            /** @description Action not applicable (`not_applicable`), Device name taken (`device_name_taken`), Too many devices (`too_many_devices`) */
             422: {
                 headers: {
                     "X-Webbridge-Protocol": components["headers"]["Protocol"];
@@ -1692,6 +1692,16 @@ export interface operations {
             };
             /** @description Unsupported media type (`unsupported_media_type`) */
             415: {
+                headers: {
+                    "X-Webbridge-Protocol": components["headers"]["Protocol"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Action not applicable (`not_applicable`), Device name taken (`device_name_taken`), Too many devices (`too_many_devices`) */
+            422: {
                 headers: {
                     "X-Webbridge-Protocol": components["headers"]["Protocol"];
                     [name: string]: unknown;

@@ -32,6 +32,11 @@ export interface TestHostOptions {
   readonly push?: StartHostOptions['push'];
   /** The bridge's clock (pairing tokens, devices' last seen, the throttle). @default Date.now */
   readonly now?: () => number;
+  /**
+   * Pairings one address may make at once (the bridge's default is 10, one more a minute);
+   * tests pair many browsers from loopback. @default 1000
+   */
+  readonly pairingBurst?: number;
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -68,6 +73,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
         freeFailures: options.freeAuthFailures ?? 1000,
         ...(options.authLockoutMs === undefined ? {} : { baseDelayMs: options.authLockoutMs }),
       },
+      pairingRate: { burst: options.pairingBurst ?? 1000 },
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.logLines
         ? { logDestination: { write: (line: string) => options.logLines?.push(line) } }

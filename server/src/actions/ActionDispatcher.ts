@@ -12,7 +12,7 @@ import {
   sameIdentity,
 } from '@webbridge/contract';
 import type { ActionOrigin, HostActionHandlers, HostActionName, HostAdapter } from '../HostAdapter';
-import type { MediaRegistry } from '../media/MediaRegistry';
+import { holderOf, type MediaRegistry } from '../media/MediaRegistry';
 import type { Outcome } from './Outcome';
 import type { RecentActions } from './recentActions';
 
@@ -139,7 +139,8 @@ export class ActionDispatcher {
         if (!this.host.resolveMedia(action.attachmentId)) {
           throw new ProtocolError('not_found', 'There is no such attachment.');
         }
-        const media = this.media.issue(action.attachmentId);
+        // The sender's own id: forgetting its device revokes it with the rest of its ids.
+        const media = this.media.issue(action.attachmentId, holderOf(origin.device));
         return {
           ok: true,
           value: { action: 'refreshMedia', result: { attachmentId: action.attachmentId, media } },

@@ -1,6 +1,7 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AccessLevel, Device } from '@webbridge/contract';
+import { type AccessLevel, type Device, MAX_DEVICES, ProtocolError } from '@webbridge/contract';
 import type { DeviceStore, StoredDevice } from './DeviceStore';
+import { deviceNameKey, isReservedDeviceName } from './deviceNames';
 
 /** How often a device's last-seen time is written through: at most once a minute per device. */
 const SEEN_RESOLUTION_MS = 60_000;
@@ -11,6 +12,9 @@ export interface VerifiedDevice {
   readonly name: string;
   readonly role: AccessLevel;
 }
+
+/** A paired device as the host itself sees it: always with when it was last seen. */
+export type ListedDevice = Omit<Device, 'lastSeen'> & { readonly lastSeen: number };
 
 /** Told of every device that was forgotten (by the console, a page, or a rotation). */
 export type ForgetListener = (device: Device) => void;
@@ -77,8 +81,43 @@ export class Devices {
     }
   }
 
-  /** Pairs a new device: its credential (shown once, kept nowhere) and what the list shows. */
+  /**
+   * Throws the 422 that says why a device called `name` cannot be paired now: the host keeps
+   * {@link MAX_DEVICES} already (`too_many_devices`), or the name is another device's or the
+   * host's own, compared without case, spacing or invisible characters (`device_name_taken`:
+   * refused rather than made "Pixel 7 (2)", so the person chooses a name they will recognise
+   * in "Allowed on …" and in the list of devices they may forget).
+   */
+  admit(name: string): void {
+    if (this.byId.size >= MAX_DEVICES) {
+      throw new ProtocolError(
+        'too_many_devices',
+        `The host keeps at most ${MAX_DEVICES} paired devices. Forget one on the host or another device first.`,
+      );
+    }
+    if (isReservedDeviceName(name)) {
+      throw new ProtocolError(
+        'device_name_taken',
+        `“${name.trim()}” names the host itself. Choose another name.`,
+      );
+    }
+    const key = deviceNameKey(name);
+    for (const device of this.byId.values()) {
+      if (deviceNameKey(device.name) === key) {
+        throw new ProtocolError(
+          'device_name_taken',
+          `Another device is called “${device.name}”. Choose another name.`,
+        );
+      }
+    }
+  }
+
+  /**
+   * Pairs a new device: its credential (shown once, kept nowhere) and what the list shows.
+   * Refused as {@link admit} says.
+   */
   pair(name: string, role: AccessLevel): { credential: string; device: Device } {
+    this.admit(name);
     const id = randomBytes(9).toString('base64url');
     const secret = randomBytes(32).toString('base64url');
     const time = this.now();
@@ -112,12 +151,23 @@ export class Devices {
     return { id: device.id, name: device.name, role: device.role };
   }
 
-  /** Every paired device, in pairing order. */
-  list(): Device[] {
+  /** Every paired device, in pairing order, each with when it was last seen. */
+  list(): ListedDevice[] {
     return [...this.byId.values()].map((device) => ({
       ...publicView(device),
       lastSeen: this.seenAt.get(device.id) ?? device.lastSeen,
     }));
+  }
+
+  /**
+   * The list as `asker` may see it: a controlling device or the access code sees everything; a
+   * watching device (`current` its own id) or the view code sees no other device's last-seen
+   * time, which would tell it who uses the host when.
+   */
+  listFor(access: AccessLevel, current: string | null): Device[] {
+    const all = this.list();
+    if (access === 'control') return all;
+    return all.map(({ lastSeen, ...rest }) => (rest.id === current ? { ...rest, lastSeen } : rest));
   }
 
   /** Forgets one device; undefined when there is none of that id. */

@@ -36,8 +36,22 @@ export class PairingTokens {
     return token;
   }
 
+  /**
+   * The role a token would pair with, or throws the 401 that says why not; spends nothing, so
+   * a pairing refused for another reason (a name taken, too many devices) keeps its link good.
+   */
+  check(token: string): AccessLevel {
+    return this.entryOf(token).role;
+  }
+
   /** Spends a token: the role it pairs with, or throws the 401 that says why not. */
   redeem(token: string): AccessLevel {
+    const entry = this.entryOf(token);
+    entry.spent = true;
+    return entry.role;
+  }
+
+  private entryOf(token: string): Token {
     const entry = this.tokens.get(hash('sha256', token, 'hex'));
     if (entry === undefined) {
       throw new ProtocolError(
@@ -57,8 +71,7 @@ export class PairingTokens {
         'This pairing link has expired. Type the access code, or show a new link on the host.',
       );
     }
-    entry.spent = true;
-    return entry.role;
+    return entry;
   }
 
   /**

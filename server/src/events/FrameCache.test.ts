@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MediaRegistry } from '../media/MediaRegistry';
+import { WireMapper } from '../media/WireMapper';
 import { FrameCache } from './FrameCache';
 
 describe('FrameCache', () => {
@@ -30,5 +32,33 @@ describe('FrameCache', () => {
     const huge = cache.frame('huge', () => new Uint8Array(17 * 1024 * 1024));
     expect(huge?.byteLength).toBe(17 * 1024 * 1024);
     expect(cache.size.bytes).toBeLessThanOrEqual(16 * 1024 * 1024);
+  });
+
+  it('shares a frame without media ids between holders, and builds one with ids per holder', () => {
+    const cache = new FrameCache();
+    const media = new MediaRegistry(60_000);
+    const wire = new WireMapper(media);
+    const attachment = { id: 'att-1', name: 'a.png', type: 'image/png', size: 1 };
+    const builtFor: string[] = [];
+    const plain = (holder: string) =>
+      cache.frameFor('plain', holder, wire, () => {
+        builtFor.push(`plain ${holder}`);
+        return new TextEncoder().encode('word');
+      });
+    const withMedia = (holder: string) =>
+      cache.frameFor('media', holder, wire, (mapper) => {
+        builtFor.push(`media ${holder}`);
+        return new TextEncoder().encode(mapper.attachment(attachment).media.id);
+      });
+    expect(plain('phone')).toBe(plain('tablet'));
+    const phone = new TextDecoder().decode(withMedia('phone') ?? undefined);
+    const tablet = new TextDecoder().decode(withMedia('tablet') ?? undefined);
+    expect(phone).not.toBe(tablet);
+    expect(withMedia('phone')).toBe(withMedia('phone'));
+    expect(builtFor).toEqual(['plain phone', 'media phone', 'media tablet']);
+    // Forgetting the phone revokes its id, not the tablet's.
+    media.revokeHolder('phone');
+    expect(media.resolve(phone)).toBeUndefined();
+    expect(media.resolve(tablet)).toBe('att-1');
   });
 });

@@ -1,4 +1,6 @@
 import type { Projection } from '@webbridge/contract';
+import type { MediaHolder } from '../media/MediaRegistry';
+import type { WireMapper } from '../media/WireMapper';
 import { createSignatureCache } from './configSignature';
 
 /** How many built frames are kept; subscribers at the same place share the newest ones. */
@@ -44,9 +46,37 @@ export class FrameCache {
     const cached = this.frames.get(key);
     if (cached !== undefined) return cached;
     const built = build();
+    this.put(key, built);
+    return built;
+  }
+
+  /**
+   * The frame for `key` that fits every holder of media ids, else the one built for `holder`,
+   * else `build`'s (given a mapper of `holder`'s ids): kept under `key` when it carries no
+   * media id (a streamed word is built once for every device), under `key` and `holder` when
+   * it does (each device gets its own ids, so forgetting one revokes only its ids).
+   */
+  frameFor(
+    key: string,
+    holder: MediaHolder,
+    wire: WireMapper,
+    build: (wire: WireMapper) => Uint8Array | null,
+  ): Uint8Array | null {
+    const shared = this.frames.get(key);
+    if (shared !== undefined) return shared;
+    const own = `${key}@${holder}`;
+    const kept = this.frames.get(own);
+    if (kept !== undefined) return kept;
+    const mapper = wire.forHolder(holder);
+    const built = build(mapper);
+    this.put(mapper.carriedMedia ? own : key, built);
+    return built;
+  }
+
+  private put(key: string, built: Uint8Array | null): void {
     const size = built?.byteLength ?? 0;
     // A frame larger than the whole budget is used once and not kept.
-    if (size > MAX_BYTES) return built;
+    if (size > MAX_BYTES) return;
     this.frames.set(key, built);
     this.bytes += size;
     while (this.frames.size > MAX_FRAMES || this.bytes > MAX_BYTES) {
@@ -55,6 +85,5 @@ export class FrameCache {
       this.frames.delete(oldest);
       this.bytes -= frame?.byteLength ?? 0;
     }
-    return built;
   }
 }

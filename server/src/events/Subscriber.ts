@@ -1,4 +1,5 @@
 import { type EventFrames, type HeartbeatEvent, heartbeatFrame, streamEventFrame } from '@webbridge/contract';
+import type { MediaHolder } from '../media/MediaRegistry';
 import type { WireMapper } from '../media/WireMapper';
 import { deltaEventOf, nextSend, type SentState, snapshotEventOf } from './nextSend';
 import type { StreamSink } from './StreamSink';
@@ -16,6 +17,8 @@ export interface SubscriberOptions {
   readonly frames: EventFrames;
   /** The access code the stream was opened with, so rotation can close it. */
   readonly accessCode: string;
+  /** Whose media ids the stream carries: the device that opened it, or the codes' holder. */
+  readonly holder: MediaHolder;
   /** Who opened the stream. */
   readonly info: ConnectionInfo;
   /**
@@ -95,8 +98,9 @@ export class Subscriber implements Subscription {
         return;
       case 'snapshot': {
         const { then } = step;
-        const frame = hub.frames.frame(`s${then.seq}:${wire.mediaEpoch()}:${heartbeatMs}`, () =>
-          encoder.encode(streamEventFrame(snapshotEventOf(then, wire, heartbeatMs), frames)),
+        const key = `s${then.seq}:${wire.mediaEpoch()}:${heartbeatMs}`;
+        const frame = hub.frames.frameFor(key, this.options.holder, wire, (mapper) =>
+          encoder.encode(streamEventFrame(snapshotEventOf(then, mapper, heartbeatMs), frames)),
         );
         this.emit(frame!);
         this.sent = then;
@@ -104,8 +108,8 @@ export class Subscriber implements Subscription {
       }
       case 'delta': {
         const key = `d${step.from.clientSeq}:${step.from.seq}:${step.then.seq}:${wire.mediaEpoch()}:${frames}`;
-        const frame = hub.frames.frame(key, () => {
-          const event = deltaEventOf(step, wire);
+        const frame = hub.frames.frameFor(key, this.options.holder, wire, (mapper) => {
+          const event = deltaEventOf(step, mapper);
           return event === undefined ? null : encoder.encode(streamEventFrame(event, frames));
         });
         // Nothing this client can see changed: remember the newer projection, keep its seq.

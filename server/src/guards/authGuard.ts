@@ -4,7 +4,8 @@ import type { AccessCodes } from './AccessCodes';
 import type { AuthThrottle } from './AuthThrottle';
 import { requestHeader } from './contractHeaders';
 import type { RequestHead } from './RequestHead';
-import { clientAddress, throttleKey } from './rawHeaders';
+import { clientAddress } from './rawHeaders';
+import { throttleKey } from './throttleKey';
 
 /** The code or device credential a request presented (never logged) and what it allows. */
 export interface Admitted {

@@ -6,10 +6,10 @@ import { bearerToken } from './authGuard';
 import { checkHeaders, MAX_HEADER_LINES } from './headerGuard';
 import { hostnameOf } from './hostGuard';
 import { headOf } from './RequestHead';
-import { throttleKey } from './rawHeaders';
 import { readableHost } from './readableHost';
 import { UNREADABLE_HOSTS } from './readableHost.testing';
 import { singleQuery } from './singleQuery';
+import { throttleKey } from './throttleKey';
 
 describe('bearerToken', () => {
   it('reads only the Bearer scheme', () => {

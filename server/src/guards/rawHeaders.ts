@@ -28,17 +28,3 @@ export function rawHeaderLines(head: RequestHead): number {
 export function clientAddress(head: RequestHead): string {
   return head.socket?.remoteAddress ?? 'local';
 }
-
-/**
- * Who a failed guess is counted against: one IPv4 address, one IPv6 /64 (a device can choose
- * any address inside its prefix), and all of loopback together (a local user can pick any of
- * 127.0.0.0/8).
- */
-export function throttleKey(address: string): string {
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  if (v4 === '::1' || /^127\./.test(v4)) return 'loopback';
-  if (!v4.includes(':')) return v4;
-  const [head = ''] = v4.split('%');
-  const groups = head.split('::')[0]?.split(':') ?? [];
-  return `${groups.slice(0, 4).join(':')}::/64`;
-}

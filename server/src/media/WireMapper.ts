@@ -9,7 +9,7 @@ import type {
   Snapshot,
 } from '@webbridge/contract';
 import { PROTOCOL_VERSION } from '@webbridge/contract';
-import type { MediaRegistry } from './MediaRegistry';
+import { CODE_HOLDER, type MediaHolder, type MediaRegistry } from './MediaRegistry';
 
 /** The changed fields of one message in the server's diff. */
 type HostPatch = NonNullable<ProjectionDelta['set']>[number][1];
@@ -17,11 +17,31 @@ type HostPatch = NonNullable<ProjectionDelta['set']>[number][1];
 type WirePatch = NonNullable<DeltaEvent['set']>[number][1];
 
 /**
- * Turns host data into wire data: every attachment gets a currently valid media id. Messages
- * without attachments pass through untouched (no copy), so the cost follows the attachments.
+ * Turns host data into wire data: every attachment gets a currently valid media id of the
+ * mapper's holder (a device, or the codes). Messages without attachments pass through
+ * untouched (no copy), so the cost follows the attachments.
  */
 export class WireMapper {
-  constructor(private readonly media: MediaRegistry) {}
+  /** Media ids this mapper put in what it mapped: none means the result fits every holder. */
+  private mapped = 0;
+
+  constructor(
+    private readonly media: MediaRegistry,
+    private readonly holder: MediaHolder = CODE_HOLDER,
+  ) {}
+
+  /**
+   * A fresh mapper for `holder`, counting the ids it hands out: what it maps with no id in it
+   * (a streamed word, most deltas) can be shared with every other holder's streams.
+   */
+  forHolder(holder: MediaHolder): WireMapper {
+    return new WireMapper(this.media, holder);
+  }
+
+  /** Whether anything mapped so far carried a media id (so belongs to this holder only). */
+  get carriedMedia(): boolean {
+    return this.mapped > 0;
+  }
 
   /**
    * Changes every quarter of a media id's lifetime. Built frames that carry media ids may be
@@ -42,7 +62,8 @@ export class WireMapper {
   }
 
   attachment(attachment: HostAttachment): Attachment {
-    return { ...attachment, media: this.media.refFor(attachment.id) };
+    this.mapped++;
+    return { ...attachment, media: this.media.refFor(attachment.id, this.holder) };
   }
 
   message(message: HostMessage): Message {

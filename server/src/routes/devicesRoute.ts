@@ -7,19 +7,23 @@ import { headOf, incomingOf } from '../guards/RequestHead';
 import { readIncoming, readJsonBody } from './readJsonBody';
 import { respond } from './respond';
 
-/** GET /api/devices: every paired device, and which one is asking (null for a code). */
+/**
+ * GET /api/devices: every paired device, and which one is asking (null for a code). A watching
+ * device or the view code sees no other device's last-seen time (`Devices.listFor`).
+ */
 export function devicesRoute(devices: Devices) {
   const checkHeaders = headerCheck(contract.devices);
   return (c: Context<BridgeEnv>) => {
     checkHeaders(headOf(c));
     const current = c.get('device')?.id ?? null;
-    return respond(c, contract.devices, { status: 200, body: { devices: devices.list(), current } });
+    const body = { devices: devices.listFor(c.get('access'), current), current };
+    return respond(c, contract.devices, { status: 200, body });
   };
 }
 
 /**
  * POST /api/devices/forget: forgets a device through `forget` (which also ends its streams and
- * revokes media ids). The access code and control devices may forget any device; a view code
+ * revokes the media ids issued to it, no one else's). The access code and control devices may forget any device; a view code
  * or view device only itself (Disconnect), anything else is 403 `view_only`. Unknown: 404.
  */
 export function forgetDeviceRoute(forget: (id: string) => boolean) {

@@ -16,6 +16,7 @@ import { Subscriber } from '../events/Subscriber';
 import { headerCheck, requestHeader } from '../guards/contractHeaders';
 import { headOf } from '../guards/RequestHead';
 import { clientAddress } from '../guards/rawHeaders';
+import { holderOf } from '../media/MediaRegistry';
 import type { WireMapper } from '../media/WireMapper';
 import { contractQuery } from './contractQuery';
 
@@ -66,7 +67,18 @@ export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
       sink = web.sink;
       response = new Response(web.stream, { status: 200, headers: EVENT_HEADERS });
     }
-    const subscriber = new Subscriber({ hub, wire, sink, heartbeatMs, frames, accessCode, resumeFrom, info });
+    const holder = holderOf(c.get('device'));
+    const subscriber = new Subscriber({
+      hub,
+      wire,
+      sink,
+      heartbeatMs,
+      frames,
+      accessCode,
+      holder,
+      resumeFrom,
+      info,
+    });
     hub.add(subscriber);
     subscriber.start();
     return response;

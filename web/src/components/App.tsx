@@ -1,10 +1,17 @@
 import { BridgeClientError, createDeviceClient, type DeviceClient } from '@webbridge/client-sdk';
-import type { PairRequest } from '@webbridge/contract';
+import { type AccessLevel, MAX_DEVICE_NAME, type PairRequest, type PairResponse } from '@webbridge/contract';
 import type { JSX } from 'preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { I18nContext } from '../i18n/I18nContext';
 import { useI18nState } from '../i18n/useI18nState';
-import { forgetSecrets, type KeptDevice, keepDevice, keptDevice, takeLinkSecret } from '../state/accessCode';
+import {
+  forgetSecrets,
+  type KeptDevice,
+  keepDevice,
+  keptDevice,
+  type LinkSecret,
+  takeLinkSecret,
+} from '../state/accessCode';
 import { createSession, type Session } from '../state/createSession';
 import { type DevicesAccess, DevicesContext } from '../state/DevicesContext';
 import { defaultDeviceName } from '../state/deviceName';
@@ -14,7 +21,10 @@ import { useStoreSelector } from '../state/useStoreSelector';
 import { WatchingContext } from '../state/WatchingContext';
 import { ChatScreen } from './ChatScreen';
 import { ConnectPage, type ConnectProblem } from './ConnectPage';
-import { PairPage } from './PairPage';
+import { PairPage, type Replacing } from './PairPage';
+
+/** How many names the page tries for its own suggestion ("Chrome on Android (2)", …). */
+const SUGGESTED_NAME_TRIES = 10;
 
 /** Props of {@link App}. */
 export interface AppProps {
@@ -40,6 +50,11 @@ export function App({ baseUrl = location.origin }: AppProps) {
   /** A pairing link's token, in memory only, until the person pairs or types the code. */
   const [pairToken, setPairToken] = useState<string | null>(null);
   const [kept, setKept] = useState<KeptDevice | null>(null);
+  /**
+   * A link opened in a browser that is paired already: what it would replace, shown until the
+   * person keeps the pairing or pairs again (a code link's code waits here, in memory only).
+   */
+  const [replacing, setReplacing] = useState<(Replacing & { readonly code?: string }) | null>(null);
 
   /** Opens a session with a code or credential; the failure when the host refused it. */
   const open = useCallback(
@@ -64,22 +79,45 @@ export function App({ baseUrl = location.origin }: AppProps) {
     );
     setChecking(false);
     setProblem(outcome);
+    return outcome;
   }, []);
+
+  /**
+   * Pairs under the request's name. The host refuses a name another device has; when it is the
+   * page's own suggestion (the person did not choose it) the page tries "… (2)", "… (3)".
+   */
+  const pairNamed = useCallback(
+    async (request: PairRequest): Promise<PairResponse> => {
+      const suggested = request.name === defaultName;
+      for (let n = 1; ; n++) {
+        const suffix = n === 1 ? '' : ` (${n})`;
+        const name = `${request.name.slice(0, MAX_DEVICE_NAME - suffix.length)}${suffix}`;
+        try {
+          return await devices.pair({ ...request, name });
+        } catch (error) {
+          const taken = error instanceof BridgeClientError && error.code === 'device_name_taken';
+          if (!taken || !suggested || n >= SUGGESTED_NAME_TRIES) throw error;
+        }
+      }
+    },
+    [devices, defaultName],
+  );
 
   const pairAndOpen = useCallback(
     (request: PairRequest) =>
       run(async () => {
         const previous = keptDevice(window);
-        const paired = await devices.pair(request).catch((error: unknown) => pairFailure(error, request));
+        const paired = await pairNamed(request).catch((error: unknown) => pairFailure(error, request));
         if ('kind' in paired) return paired;
         const device = { credential: paired.credential, deviceId: paired.device.id };
         keepDevice(window, device);
         setKept(device);
         // Paired anew: the credential this browser held before is of no more use to anyone.
         if (previous) void devices.forget(previous.credential, previous.deviceId).catch(() => {});
+        setReplacing(null);
         return open(paired.credential);
       }),
-    [devices, open, run],
+    [devices, open, run, pairNamed],
   );
 
   const openKept = useCallback(
@@ -100,19 +138,77 @@ export function App({ baseUrl = location.origin }: AppProps) {
     [pairAndOpen, run, open],
   );
 
-  // Once, on load: a link's secret first (a new pairing wins over an old one), else the kept device.
+  /** What a secret lets do ('control' or 'view'), or why the host did not take it. */
+  const accessOf = useCallback(
+    async (secret: string): Promise<AccessLevel | ConnectProblem> => {
+      const probe = createSession({ baseUrl, accessCode: secret });
+      const result = await probeAccessCode(probe.client);
+      probe.close();
+      if (!result.ok) return result.failure;
+      return probe.client.access ?? 'control';
+    },
+    [baseUrl],
+  );
+
+  /**
+   * A link opened in a browser paired already never changes its pairing by itself: a code
+   * link for the role it has changes nothing (the kept pairing opens); one for another role,
+   * and any pairing link (whose role the host knows only when it is spent), first say what
+   * they would do and wait for a tap.
+   */
+  const linkWhilePaired = useCallback(
+    async (link: LinkSecret, device: KeptDevice) => {
+      setChecking(true);
+      const unreachable = (error: unknown): ConnectProblem => ({
+        kind: 'unreachable',
+        detail: String(error),
+      });
+      const current = await accessOf(device.credential).catch(unreachable);
+      const next =
+        link.kind === 'code' && typeof current === 'string'
+          ? await accessOf(link.code).catch(unreachable)
+          : null;
+      setChecking(false);
+      if (typeof current !== 'string') {
+        if (current.kind !== 'wrong_code') {
+          setProblem(current);
+          return;
+        }
+        // The host forgot this browser: nothing is kept to protect, the link is used as usual.
+        forgetSecrets(window);
+        setKept(null);
+        if (link.kind === 'pair') setPairToken(link.token);
+        else void pairAndOpen({ code: link.code, name: defaultName });
+      } else if (link.kind === 'pair') {
+        setPairToken(link.token);
+        setReplacing({ current, next: null });
+      } else if (next === current || typeof next !== 'string') {
+        // The role it has already, or a code the host does not take: the kept pairing opens.
+        void openKept(device);
+      } else {
+        setReplacing({ current, next, code: link.code });
+      }
+    },
+    [accessOf, openKept, pairAndOpen, defaultName],
+  );
+
+  // Once, on load: a link's secret first (a new pairing wins over an old one, after a tap when
+  // this browser is paired already), else the kept device.
   useEffect(() => {
     const link = takeLinkSecret(window);
-    if (link?.kind === 'pair') setPairToken(link.token);
+    const device = keptDevice(window);
+    if (device) setKept(device);
+    if (link && device) void linkWhilePaired(link, device);
+    else if (link?.kind === 'pair') setPairToken(link.token);
     else if (link?.kind === 'code') void pairAndOpen({ code: link.code, name: defaultName });
-    else {
-      const device = keptDevice(window);
-      if (device) {
-        setKept(device);
-        void openKept(device);
-      }
-    }
+    else if (device) void openKept(device);
   }, []);
+
+  const keepPairing = useCallback(() => {
+    setReplacing(null);
+    setPairToken(null);
+    if (kept) void openKept(kept);
+  }, [kept, openKept]);
 
   const disconnect = useCallback(
     (reason: ConnectProblem | null) => {
@@ -146,13 +242,29 @@ export function App({ baseUrl = location.origin }: AppProps) {
         </WatchingContext.Provider>
       </SessionContext.Provider>
     );
-  } else if (pairToken !== null) {
+  } else if (pairToken !== null || replacing?.code !== undefined) {
+    const token = pairToken;
+    const code = replacing?.code;
     page = (
       <PairPage
         defaultName={defaultName}
         pairing={checking}
-        onPair={(name) => void pairAndOpen({ token: pairToken, name }).then(() => setPairToken(null))}
-        onTypeCode={() => setPairToken(null)}
+        problem={problem}
+        replacing={replacing}
+        onKeep={keepPairing}
+        onPair={(name) =>
+          void pairAndOpen(token !== null ? { token, name } : { code: code ?? '', name }).then((outcome) => {
+            // A name the host refused: the person chooses another here, the link still good.
+            if (outcome?.kind !== 'name_taken') {
+              setPairToken(null);
+              setReplacing(null);
+            }
+          })
+        }
+        onTypeCode={() => {
+          setPairToken(null);
+          setReplacing(null);
+        }}
       />
     );
   } else {
@@ -181,6 +293,10 @@ function pairFailure(error: unknown, request: PairRequest): ConnectProblem {
       return 'token' in request ? { kind: 'link_invalid' } : { kind: 'wrong_code' };
     case 'rate_limited':
       return { kind: 'rate_limited', retryAfterSeconds: error.retryAfterSeconds };
+    case 'device_name_taken':
+      return { kind: 'name_taken' };
+    case 'too_many_devices':
+      return { kind: 'too_many_devices' };
     default:
       return { kind: 'unreachable', detail: error.detail };
   }

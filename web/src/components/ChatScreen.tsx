@@ -13,6 +13,7 @@ import { useWatching } from '../state/WatchingContext';
 import { Composer } from './Composer';
 import { CurrentFindBar } from './CurrentFindBar';
 import { CurrentMessages } from './CurrentMessages';
+import { LinkedConversationBar } from './LinkedConversationBar';
 import { NoticeBar } from './NoticeBar';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
@@ -55,7 +56,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
   const revealSeq = useRef(0);
   const watching = useWatching();
   useBackgroundNotices(session.store);
-  useOpenFromPush(session, ready);
+  const fromLink = useOpenFromPush(session, ready);
   // Stable, so the pure sidebar and top bar skip the renders of this screen.
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
   const openDrawer = useCallback(() => setDrawerOpen(true), []);
@@ -162,6 +163,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
           </div>
         )}
         <NoticeBar />
+        <LinkedConversationBar {...fromLink} />
         {findOpen && <CurrentFindBar focusSeq={findFocus} onGo={goToMatch} onClose={closeFind} />}
         <CurrentMessages reveal={found?.reveal ?? null} />
         {watching ? (

@@ -15,7 +15,11 @@ export type ConnectProblem =
   | { readonly kind: 'link_spent' }
   | { readonly kind: 'link_expired' }
   | { readonly kind: 'link_invalid' }
-  | { readonly kind: 'forgotten' };
+  | { readonly kind: 'forgotten' }
+  /** The host refused the device's name: another device has it, or it names the host. */
+  | { readonly kind: 'name_taken' }
+  /** The host keeps as many devices as it will (MAX_DEVICES). */
+  | { readonly kind: 'too_many_devices' };
 
 /** Props of {@link ConnectPage}. */
 export interface ConnectPageProps {
@@ -127,7 +131,12 @@ export function ConnectPage({ checking, problem, defaultName, onConnect, onRetry
   );
 }
 
-function problemText(problem: ConnectProblem | null, t: Translate, secondsLeft: number): string | null {
+/** What the page says about `problem` (null: nothing to say). */
+export function problemText(
+  problem: ConnectProblem | null,
+  t: Translate,
+  secondsLeft: number,
+): string | null {
   if (problem === null) return null;
   switch (problem.kind) {
     case 'wrong_code':
@@ -148,6 +157,10 @@ function problemText(problem: ConnectProblem | null, t: Translate, secondsLeft: 
       return t('linkInvalid');
     case 'forgotten':
       return t('deviceForgotten');
+    case 'name_taken':
+      return t('deviceNameTaken');
+    case 'too_many_devices':
+      return t('tooManyDevices');
     default: {
       const never: never = problem;
       return never;

@@ -54,7 +54,12 @@ export function DevicesPanel() {
                     {device.name}
                     {device.role === 'view' && <span class="device-role"> · {t('deviceWatching')}</span>}
                   </span>
-                  <span class="device-seen">{t('lastSeen', { date: format.dateTime(device.lastSeen) })}</span>
+                  {/* A watching device is not told when the others were last seen. */}
+                  {device.lastSeen !== undefined && (
+                    <span class="device-seen">
+                      {t('lastSeen', { date: format.dateTime(device.lastSeen) })}
+                    </span>
+                  )}
                   {!watching && (
                     <button
                       type="button"

@@ -1,14 +1,31 @@
-import { useEffect } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Session } from '../state/createSession';
 
-/** Where a notification asked to go: an approval, a conversation. */
+/** Where a notification or a link asked to go: an approval, a conversation. */
 interface Target {
   readonly approval?: string | undefined;
   readonly conversation?: string | undefined;
 }
 
+/** A conversation a link named, shown in the page until the person opens it or stays. */
+export interface LinkedConversation {
+  readonly conversationId: string;
+  /** The approval the link named in it, whose card is brought into view once it is open. */
+  readonly approval?: string | undefined;
+}
+
+/** What {@link useOpenFromPush} offers the page. */
+export interface OpenFromLink {
+  /** A conversation a link named that is not the host's current one; null when none waits. */
+  readonly linked: LinkedConversation | null;
+  /** The person chose to open it: the host switches to it. */
+  readonly openLinked: () => void;
+  /** The person stays where the host is. */
+  readonly dismissLinked: () => void;
+}
+
 /** Makes the target's conversation current and brings the approval's card into view. */
-async function open(session: Session, target: Target): Promise<void> {
+async function go(session: Session, target: Target): Promise<void> {
   const state = session.store.getState().snapshot;
   if (state === null) return;
   const approval = state.approvals.find((a) => a.id === target.approval);
@@ -26,15 +43,23 @@ async function open(session: Session, target: Target): Promise<void> {
 }
 
 /**
- * Takes the page where a tapped notification points, once connected: the app opened at
- * `/?approval=…&conversation=…` by the service worker, or told by it (a `webbridge:open`
- * message) when a window was already open. The query then leaves the address.
+ * Takes the page where a tapped notification or a link points, once connected.
+ * - Told by the service worker (a `webbridge:open` message: a notification tapped while a
+ *   window was open), the page goes there: the person tapped that notification.
+ * - Opened at `/?approval=…&conversation=…` (the service worker's new window, or any link
+ *   anyone may send), the page does not move the host: switching the host's conversation moves
+ *   every device's page and where the next send lands. It names the conversation
+ *   ({@link OpenFromLink.linked}) and switches only when the person chooses to open it. A link
+ *   to the conversation the host is in already just brings the approval into view.
+ * The query leaves the address either way.
  */
-export function useOpenFromPush(session: Session, connected: boolean): void {
+export function useOpenFromPush(session: Session, connected: boolean): OpenFromLink {
+  const [linked, setLinked] = useState<LinkedConversation | null>(null);
+
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       const data = event.data as ({ type?: unknown } & Target) | null;
-      if (data?.type === 'webbridge:open') void open(session, data);
+      if (data?.type === 'webbridge:open') void go(session, data);
     };
     navigator.serviceWorker?.addEventListener('message', onMessage);
     return () => navigator.serviceWorker?.removeEventListener('message', onMessage);
@@ -49,6 +74,25 @@ export function useOpenFromPush(session: Session, connected: boolean): void {
     };
     if (target.approval === undefined && target.conversation === undefined) return;
     history.replaceState(history.state, '', location.pathname + location.hash);
-    void open(session, target);
+    const state = session.store.getState().snapshot;
+    if (state === null) return;
+    const approval = state.approvals.find((a) => a.id === target.approval);
+    const conversationId = approval?.conversationId ?? target.conversation;
+    const known = state.conversations.list.some((c) => c.id === conversationId);
+    if (conversationId === undefined || conversationId === state.conversationId || !known) {
+      // Nothing to switch: only the approval's card, when it is here, comes into view.
+      void go(session, { approval: target.approval });
+      return;
+    }
+    setLinked({ conversationId, approval: approval?.id });
   }, [session, connected]);
+
+  const openLinked = useCallback(() => {
+    if (linked === null) return;
+    setLinked(null);
+    void go(session, { conversation: linked.conversationId, approval: linked.approval });
+  }, [session, linked]);
+  const dismissLinked = useCallback(() => setLinked(null), []);
+
+  return { linked, openLinked, dismissLinked };
 }

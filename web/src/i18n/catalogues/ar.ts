@@ -186,6 +186,22 @@ export const ar: Catalogue = {
   forgetDevice: 'إزالة',
   forgetDeviceLabel: 'إزالة {name}',
   devicesFailed: 'تعذّر تحميل الأجهزة.',
+  deviceNameTaken: 'جهاز آخر يحمل هذا الاسم، أو هو اسم المضيف. اختر اسمًا آخر.',
+  tooManyDevices:
+    'لدى المضيف 50 جهازًا مقترنًا بالفعل. انسَ أحدها (من الإعدادات على جهاز آخر، أو بالأمر `forget` على المضيف) ثم حاول مجددًا.',
+  alreadyPairedTitle: 'هذا المتصفح مقترن بالفعل',
+  pairedToControl: 'إنه يتحكم في المضيف: يمكنه إرسال الرسائل والرد على الموافقات.',
+  pairedToWatch: 'إنه يشاهد المضيف: يمكنه القراءة لا التصرف.',
+  repairByLink:
+    'هذا الرابط يقرنه من جديد بالدور الذي أعطاه المضيف للرابط. رابط للمشاهدة سيترك هذا المتصفح للمشاهدة فقط.',
+  repairToWatch:
+    'هذا الرابط سيقرنه من جديد للمشاهدة فقط: لن يستطيع بعدها إرسال الرسائل ولا الرد على الموافقات.',
+  repairToControl: 'هذا الرابط سيقرنه من جديد للتحكم في المضيف.',
+  keepPairing: 'الإبقاء على الاقتران الحالي',
+  pairAgain: 'الاقتران من جديد',
+  linkedConversation: 'يشير رابط إلى «{title}». المضيف في محادثة أخرى.',
+  openLinkedConversation: 'افتحها',
+  stayHere: 'البقاء هنا',
 
   // Staying current (liveness, pending actions)
   statusLastCurrent: 'آخر تحديث {when}',

@@ -193,6 +193,23 @@ export const de: Catalogue = {
   forgetDevice: 'Entfernen',
   forgetDeviceLabel: '{name} entfernen',
   devicesFailed: 'Die Geräte konnten nicht geladen werden.',
+  deviceNameTaken:
+    'Ein anderes Gerät hat diesen Namen schon, oder so heißt der Host. Wähle einen anderen Namen.',
+  tooManyDevices:
+    'Der Host hat schon 50 gekoppelte Geräte. Entferne eines (in den Einstellungen eines anderen Geräts oder mit `forget` am Host) und versuche es erneut.',
+  alreadyPairedTitle: 'Dieser Browser ist schon gekoppelt',
+  pairedToControl: 'Er steuert den Host: Er kann Nachrichten senden und Freigaben beantworten.',
+  pairedToWatch: 'Er schaut dem Host zu: Er kann lesen, nicht handeln.',
+  repairByLink:
+    'Dieser Link koppelt ihn neu, mit der Rolle, die der Host dem Link gab. Ein Link zum Zuschauen ließe diesen Browser nur noch zuschauen.',
+  repairToWatch:
+    'Dieser Link würde ihn neu koppeln, nur zum Zuschauen: Er könnte keine Nachrichten mehr senden und keine Freigaben beantworten.',
+  repairToControl: 'Dieser Link würde ihn neu koppeln, um den Host zu steuern.',
+  keepPairing: 'Aktuelle Kopplung behalten',
+  pairAgain: 'Neu koppeln',
+  linkedConversation: 'Ein Link zeigt auf „{title}“. Der Host ist in einer anderen Unterhaltung.',
+  openLinkedConversation: 'Öffnen',
+  stayHere: 'Hier bleiben',
 
   // Staying current (liveness, pending actions)
   statusLastCurrent: 'zuletzt aktuell {when}',

@@ -202,6 +202,23 @@ export const en = {
   forgetDevice: 'Forget',
   forgetDeviceLabel: 'Forget {name}',
   devicesFailed: 'The devices could not be loaded.',
+  deviceNameTaken:
+    'Another device already has this name, or it is what the host is called. Choose another name.',
+  tooManyDevices:
+    'The host already has 50 paired devices. Forget one (in Settings on another device, or with `forget` on the host) and try again.',
+  alreadyPairedTitle: 'This browser is already paired',
+  pairedToControl: 'It controls the host: it can send messages and answer approvals.',
+  pairedToWatch: 'It watches the host: it can read, not act.',
+  repairByLink:
+    'This link pairs it again, with the role the host gave the link. A link for watching would leave this browser able only to watch.',
+  repairToWatch:
+    'This link would pair it again to only watch: it could no longer send messages or answer approvals.',
+  repairToControl: 'This link would pair it again to control the host.',
+  keepPairing: 'Keep the current pairing',
+  pairAgain: 'Pair again',
+  linkedConversation: 'A link points to “{title}”. The host is in another conversation.',
+  openLinkedConversation: 'Open it',
+  stayHere: 'Stay here',
 
   // Staying current (liveness, pending actions)
   statusLastCurrent: 'last current {when}',

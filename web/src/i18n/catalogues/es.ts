@@ -192,6 +192,23 @@ export const es: Catalogue = {
   forgetDevice: 'Olvidar',
   forgetDeviceLabel: 'Olvidar {name}',
   devicesFailed: 'No se pudieron cargar los dispositivos.',
+  deviceNameTaken:
+    'Otro dispositivo ya tiene este nombre, o es como se llama el anfitrión. Elige otro nombre.',
+  tooManyDevices:
+    'El anfitrión ya tiene 50 dispositivos vinculados. Olvida uno (en Ajustes de otro dispositivo, o con `forget` en el anfitrión) y vuelve a intentarlo.',
+  alreadyPairedTitle: 'Este navegador ya está vinculado',
+  pairedToControl: 'Controla el anfitrión: puede enviar mensajes y responder aprobaciones.',
+  pairedToWatch: 'Observa el anfitrión: puede leer, no actuar.',
+  repairByLink:
+    'Este enlace lo vincula de nuevo, con el papel que el anfitrión dio al enlace. Un enlace para observar dejaría este navegador solo observando.',
+  repairToWatch:
+    'Este enlace lo vincularía de nuevo solo para observar: ya no podría enviar mensajes ni responder aprobaciones.',
+  repairToControl: 'Este enlace lo vincularía de nuevo para controlar el anfitrión.',
+  keepPairing: 'Mantener la vinculación actual',
+  pairAgain: 'Vincular de nuevo',
+  linkedConversation: 'Un enlace apunta a «{title}». El anfitrión está en otra conversación.',
+  openLinkedConversation: 'Abrirla',
+  stayHere: 'Quedarme aquí',
 
   // Staying current (liveness, pending actions)
   statusLastCurrent: 'actualizado {when}',

@@ -193,6 +193,22 @@ export const fr: Catalogue = {
   forgetDevice: 'Oublier',
   forgetDeviceLabel: 'Oublier {name}',
   devicesFailed: 'Impossible de charger les appareils.',
+  deviceNameTaken: 'Un autre appareil porte déjà ce nom, ou c’est le nom de l’hôte. Choisissez-en un autre.',
+  tooManyDevices:
+    'L’hôte a déjà 50 appareils associés. Oubliez-en un (dans les Réglages d’un autre appareil, ou avec `forget` sur l’hôte), puis réessayez.',
+  alreadyPairedTitle: 'Ce navigateur est déjà associé',
+  pairedToControl: 'Il contrôle l’hôte : il peut envoyer des messages et répondre aux autorisations.',
+  pairedToWatch: 'Il regarde l’hôte : il peut lire, pas agir.',
+  repairByLink:
+    'Ce lien l’associe de nouveau, avec le rôle que l’hôte a donné au lien. Un lien pour regarder ne laisserait à ce navigateur que la lecture.',
+  repairToWatch:
+    'Ce lien l’associerait de nouveau pour regarder seulement : il ne pourrait plus envoyer de messages ni répondre aux autorisations.',
+  repairToControl: 'Ce lien l’associerait de nouveau pour contrôler l’hôte.',
+  keepPairing: 'Garder l’association actuelle',
+  pairAgain: 'Associer de nouveau',
+  linkedConversation: 'Un lien mène à « {title} ». L’hôte est dans une autre conversation.',
+  openLinkedConversation: 'L’ouvrir',
+  stayHere: 'Rester ici',
 
   // Staying current (liveness, pending actions)
   statusLastCurrent: 'à jour {when}',

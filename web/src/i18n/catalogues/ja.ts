@@ -192,6 +192,22 @@ export const ja: Catalogue = {
   forgetDevice: '削除',
   forgetDeviceLabel: '{name} を削除',
   devicesFailed: 'デバイスを読み込めませんでした。',
+  deviceNameTaken: 'この名前は別のデバイスが使っているか、ホストの呼び名です。別の名前を選んでください。',
+  tooManyDevices:
+    'ホストにはすでに 50 台のデバイスがペアリングされています。1 台を削除して（別のデバイスの設定、またはホストの `forget`）、もう一度お試しください。',
+  alreadyPairedTitle: 'このブラウザーはすでにペアリングされています',
+  pairedToControl: 'ホストを操作できます：メッセージの送信と承認への回答ができます。',
+  pairedToWatch: 'ホストを閲覧しています：読むことはできますが、操作はできません。',
+  repairByLink:
+    'このリンクは、ホストがリンクに与えた役割で再ペアリングします。閲覧用のリンクなら、このブラウザーは閲覧しかできなくなります。',
+  repairToWatch:
+    'このリンクは閲覧専用として再ペアリングします：メッセージの送信や承認への回答はできなくなります。',
+  repairToControl: 'このリンクはホストを操作できるように再ペアリングします。',
+  keepPairing: '現在のペアリングを保つ',
+  pairAgain: '再ペアリング',
+  linkedConversation: 'リンクは「{title}」を指しています。ホストは別の会話を表示しています。',
+  openLinkedConversation: '開く',
+  stayHere: 'このままにする',
 
   // Staying current (liveness, pending actions)
   statusLastCurrent: '最終同期 {when}',

@@ -191,6 +191,22 @@ export const ptBR: Catalogue = {
   forgetDevice: 'Esquecer',
   forgetDeviceLabel: 'Esquecer {name}',
   devicesFailed: 'Não foi possível carregar os dispositivos.',
+  deviceNameTaken: 'Outro dispositivo já tem este nome, ou é como o host se chama. Escolha outro nome.',
+  tooManyDevices:
+    'O host já tem 50 dispositivos pareados. Esqueça um (nos Ajustes de outro dispositivo, ou com `forget` no host) e tente de novo.',
+  alreadyPairedTitle: 'Este navegador já está pareado',
+  pairedToControl: 'Ele controla o host: pode enviar mensagens e responder aprovações.',
+  pairedToWatch: 'Ele assiste ao host: pode ler, não agir.',
+  repairByLink:
+    'Este link o pareia de novo, com o papel que o host deu ao link. Um link para assistir deixaria este navegador apenas assistindo.',
+  repairToWatch:
+    'Este link o parearia de novo só para assistir: ele não poderia mais enviar mensagens nem responder aprovações.',
+  repairToControl: 'Este link o parearia de novo para controlar o host.',
+  keepPairing: 'Manter o pareamento atual',
+  pairAgain: 'Parear de novo',
+  linkedConversation: 'Um link aponta para “{title}”. O host está em outra conversa.',
+  openLinkedConversation: 'Abrir',
+  stayHere: 'Ficar aqui',
 
   // Staying current (liveness, pending actions)
   statusLastCurrent: 'atualizado {when}',

@@ -185,6 +185,20 @@ export const zhCN: Catalogue = {
   forgetDevice: '移除',
   forgetDeviceLabel: '移除 {name}',
   devicesFailed: '无法加载设备。',
+  deviceNameTaken: '另一台设备已使用此名称，或这是主机的称呼。请另选一个名称。',
+  tooManyDevices:
+    '主机已有 50 台已配对的设备。请先移除一台（在另一台设备的设置中，或在主机上用 `forget`），然后重试。',
+  alreadyPairedTitle: '此浏览器已配对',
+  pairedToControl: '它可以控制主机：发送消息并回复审批。',
+  pairedToWatch: '它只能查看主机：可以阅读，不能操作。',
+  repairByLink: '此链接会以主机为该链接设定的角色重新配对。如果是查看用的链接，此浏览器将只能查看。',
+  repairToWatch: '此链接会将它重新配对为仅查看：它将无法再发送消息或回复审批。',
+  repairToControl: '此链接会将它重新配对为可控制主机。',
+  keepPairing: '保留当前配对',
+  pairAgain: '重新配对',
+  linkedConversation: '链接指向“{title}”。主机正在另一个对话中。',
+  openLinkedConversation: '打开',
+  stayHere: '留在这里',
 
   // Staying current (liveness, pending actions)
   statusLastCurrent: '最后同步于{when}',
