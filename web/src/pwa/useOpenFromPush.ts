@@ -1,14 +1,9 @@
 import { useEffect } from 'preact/hooks';
 import type { Session } from '../state/createSession';
-
-/** Where a notification asked to go: an approval, a conversation. */
-interface Target {
-  readonly approval?: string | undefined;
-  readonly conversation?: string | undefined;
-}
+import { isOpenMessage, type OpenTarget } from './openMessage';
 
 /** Makes the target's conversation current and brings the approval's card into view. */
-async function open(session: Session, target: Target): Promise<void> {
+async function open(session: Session, target: OpenTarget): Promise<void> {
   const state = session.store.getState().snapshot;
   if (state === null) return;
   const approval = state.approvals.find((a) => a.id === target.approval);
@@ -33,8 +28,7 @@ async function open(session: Session, target: Target): Promise<void> {
 export function useOpenFromPush(session: Session, connected: boolean): void {
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
-      const data = event.data as ({ type?: unknown } & Target) | null;
-      if (data?.type === 'webbridge:open') void open(session, data);
+      if (isOpenMessage(event.data)) void open(session, event.data);
     };
     navigator.serviceWorker?.addEventListener('message', onMessage);
     return () => navigator.serviceWorker?.removeEventListener('message', onMessage);
