@@ -24,7 +24,7 @@ function show(title: string, options: PersistentOptions): Promise<void> {
  * What a notification keeps for a tap: the payload it was shown for, and a fresh id to tell it
  * from a replacement with the same tag (noticeTurn.ts).
  */
-export type NoticeData = PushPayload & { readonly notice: string };
+type NoticeData = PushPayload & { readonly notice: string };
 
 /**
  * Shows (or, for a withdrawn approval, closes) the notification for a push, in `words`'
