@@ -1,13 +1,14 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
 import { mockBridgePlugin } from './src/mocks/mockBridgePlugin';
-import { shellPlugin } from './src/pwa/shellPlugin';
+import { serviceWorkerPlugin } from './src/sw/build/serviceWorkerPlugin';
 
 const src = (pkg: string) => decodeURIComponent(new URL(`../${pkg}/src/index.ts`, import.meta.url).pathname);
 
 export default defineConfig(() => ({
-  // `vite` (dev) answers /api/ with the real bridge over an in-memory host (src/mocks).
-  plugins: [preact(), shellPlugin(), mockBridgePlugin()],
+  // `vite` (dev) answers /api/ with the real bridge over an in-memory host (src/mocks); the
+  // build also builds the service worker (src/sw) into /sw.js.
+  plugins: [preact(), serviceWorkerPlugin(), mockBridgePlugin()],
   resolve: {
     // Built from the sources, like the tests, so the page never runs a stale SDK build.
     alias: {
@@ -17,7 +18,7 @@ export default defineConfig(() => ({
       '@webbridge/server': src('server'),
     },
   },
-  // The build copies public/ (manifest, icons, the app's service worker, the offline page).
+  // The build copies public/ (manifest, icons, the offline page).
   publicDir: 'public',
   build: {
     outDir: 'dist',

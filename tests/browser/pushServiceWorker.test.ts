@@ -236,14 +236,14 @@ describe('push notifications in the service worker (Chromium)', () => {
     await waitFor(async () => ((await getState(h)).approvals.length === 0 ? true : undefined));
   }
 
-  /** The push strings the page left for the worker, once they are in `language`. */
-  const stringsIn = (page: Page, language: string) =>
+  /** Waits until the page has left `language` for its service worker (pwa/workerLanguage.ts). */
+  const languageLeft = (page: Page, language: string) =>
     waitFor(async () => {
-      const lang = (await page.evaluate(`caches.open('webbridge-push-strings')
-        .then((cache) => cache.match('/__webbridge/push-strings'))
+      const left = (await page.evaluate(`caches.open('webbridge-page-language')
+        .then((cache) => cache.match('/__webbridge/page-language'))
         .then((stored) => (stored ? stored.json() : {}))
-        .then((strings) => strings.lang || null)`)) as string | null;
-      return lang === language ? true : undefined;
+        .then((left) => left.language || null)`)) as string | null;
+      return left === language ? true : undefined;
     });
 
   it('says what waits once, in plain words, in every language of the page: never the tool twice', async () => {
@@ -268,7 +268,7 @@ describe('push notifications in the service worker (Chromium)', () => {
       await page.evaluate(`localStorage.setItem('webbridge.language', ${JSON.stringify(language)})`);
       await page.reload();
       await page.locator('.badge[data-status="live"]').waitFor();
-      await stringsIn(page, language);
+      await languageLeft(page, language);
       const catalogue = await loadCatalogue(language);
       await push(worker, text);
       // Each language's push replaces the last (same tag): nothing is closed in between, as a
@@ -290,6 +290,145 @@ describe('push notifications in the service worker (Chromium)', () => {
     await page.evaluate("localStorage.removeItem('webbridge.language')");
     await postAction(h, { action: 'approve', approvalId: payload.approvalId, decision: 'deny' });
     await waitFor(async () => ((await getState(h)).approvals.length === 0 ? true : undefined));
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  /** Everything a notification shows in a language: its words, their language and direction. */
+  const shownIn = async (page: Page): Promise<(Shown & { lang: string; dir: string; labels: string[] })[]> =>
+    (await page.evaluate(`navigator.serviceWorker.ready
+      .then((registration) => registration.getNotifications())
+      .then((list) => list.map((n) => ({
+        title: n.title,
+        body: n.body,
+        tag: n.tag,
+        lang: n.lang,
+        dir: n.dir,
+        actions: (n.actions || []).map((a) => a.action),
+        labels: (n.actions || []).map((a) => a.title),
+      })))`)) as (Shown & { lang: string; dir: string; labels: string[] })[];
+
+  it("speaks a non-English page's language in every kind of push: its catalogue, its direction", async () => {
+    const { page, context, problems } = await openConnected(browser, h, PHONE);
+    await context.grantPermissions(['notifications'], { origin: h.url });
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    await page.evaluate("localStorage.setItem('webbridge.language', 'ar')");
+    await page.reload();
+    await page.locator('.badge[data-status="live"]').waitFor();
+    await languageLeft(page, 'ar');
+    const ar = await loadCatalogue('ar');
+
+    // Payloads as the host sends them (contract-checked here), handed to the worker as a push.
+    const approval = pushPayloadSchema.parse({
+      kind: 'approval',
+      tag: 'approval-ar-1',
+      approvalId: 'ar-1',
+      conversationId: 'c-ar',
+      tool: 'write_file',
+      ask: { verb: 'write', target: 'ملاحظات.md' },
+      summary: 'Write ملاحظات.md?',
+      token: 'x'.repeat(43),
+    });
+    const answered = pushPayloadSchema.parse({
+      kind: 'answered',
+      tag: 'approval-ar-2',
+      approvalId: 'ar-2',
+      tool: 'write_file',
+      decided: {
+        decision: 'allow',
+        by: { kind: 'device', name: 'Pixel 7' },
+        at: Date.UTC(2026, 10, 28, 10, 14),
+      },
+    });
+    const reply = pushPayloadSchema.parse({
+      kind: 'reply',
+      tag: 'reply-ar',
+      outcome: 'failed',
+      conversationId: 'c-ar',
+    });
+    for (const payload of [approval, answered, reply]) await push(worker, JSON.stringify(payload));
+
+    const list = await waitFor(async () => {
+      const all = await shownIn(page);
+      return all.length >= 3 ? all : undefined;
+    });
+    const byTag = (tag: string) => list.find((n) => n.tag === tag);
+    expect(byTag('approval-ar-1')).toEqual({
+      title: ar.notifyApprovalTitle,
+      body: ar.notifyAskWrite.replace('{target}', 'ملاحظات.md'),
+      tag: 'approval-ar-1',
+      lang: 'ar',
+      dir: 'rtl',
+      actions: ['allow', 'deny'],
+      labels: [ar.allow, ar.deny],
+    });
+    const [before, after] = ar.decidedAllowDevice.replace('{device}', 'Pixel 7').split('{time}');
+    expect(byTag('approval-ar-2')).toMatchObject({ body: 'write_file', lang: 'ar', dir: 'rtl' });
+    expect(byTag('approval-ar-2')?.title.startsWith(before ?? '?')).toBe(true);
+    expect(byTag('approval-ar-2')?.title.endsWith(after ?? '?')).toBe(true);
+    expect(byTag('reply-ar')).toMatchObject({
+      title: ar.pushReplyFailedTitle,
+      body: '',
+      lang: 'ar',
+      dir: 'rtl',
+    });
+
+    await page.evaluate("localStorage.removeItem('webbridge.language')");
+    await worker.evaluate(
+      'self.registration.getNotifications().then((list) => list.forEach((n) => n.close()))',
+    );
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows nothing for a push that is not a payload of the contract', async () => {
+    const { page, context, problems } = await openConnected(browser, h, PHONE);
+    await context.grantPermissions(['notifications'], { origin: h.url });
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    await worker.evaluate(
+      'self.registration.getNotifications().then((list) => list.forEach((n) => n.close()))',
+    );
+
+    // Not JSON; no kind; a kind no host sends; an approval without its token; a reply with a
+    // title longer than the contract allows.
+    for (const text of [
+      'not json',
+      JSON.stringify({ tag: 'bad-1' }),
+      JSON.stringify({ kind: 'update', tag: 'bad-2' }),
+      JSON.stringify({
+        kind: 'approval',
+        tag: 'bad-3',
+        approvalId: 'a',
+        conversationId: 'c',
+        tool: 't',
+        summary: 's',
+      }),
+      JSON.stringify({
+        kind: 'reply',
+        tag: 'bad-4',
+        outcome: 'finished',
+        conversationId: 'c',
+        title: 'x'.repeat(121),
+      }),
+    ])
+      await push(worker, text);
+    // Then a good one: once it shows, every push before it was handled.
+    await push(
+      worker,
+      JSON.stringify(
+        pushPayloadSchema.parse({ kind: 'reply', tag: 'good', outcome: 'finished', conversationId: 'c' }),
+      ),
+    );
+    const list = await waitFor(async () => {
+      const all = await shown(page);
+      return all.some((n) => n.tag === 'good') ? all : undefined;
+    });
+    expect(list.map((n) => n.tag)).toEqual(['good']);
+    await worker.evaluate(
+      'self.registration.getNotifications().then((list) => list.forEach((n) => n.close()))',
+    );
     expect(problems).toEqual([]);
     await context.close();
   });

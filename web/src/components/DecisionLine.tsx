@@ -1,16 +1,6 @@
-import type { MessageKey } from '../i18n/catalogue';
+import { decisionKey } from '../i18n/decisionKey';
 import { useI18n } from '../i18n/I18nContext';
 import type { ApprovalDecision } from '../state/types';
-
-/** The phrase for each answer and where it came from. */
-const PHRASE: {
-  readonly [D in ApprovalDecision['decision']]: {
-    readonly [K in ApprovalDecision['by']['kind']]: MessageKey;
-  };
-} = {
-  allow: { device: 'decidedAllowDevice', host: 'decidedAllowHost', accessCode: 'decidedAllowCode' },
-  deny: { device: 'decidedDenyDevice', host: 'decidedDenyHost', accessCode: 'decidedDenyCode' },
-};
 
 /** Props of {@link DecisionLine}. */
 export interface DecisionLineProps {
@@ -27,7 +17,7 @@ export function DecisionLine({ decided }: DecisionLineProps) {
   const params = { time: format.time(decided.at), device: by.kind === 'device' ? by.name : '' };
   return (
     <p class={`decision decision-${decided.decision}`} title={format.dateTime(decided.at)}>
-      {t(PHRASE[decided.decision][by.kind], params)}
+      {t(decisionKey(decided), params)}
     </p>
   );
 }

@@ -1,13 +1,8 @@
 import type { PushChoices } from '@webbridge/client-sdk';
 import { useEffect, useState } from 'preact/hooks';
 import { useI18n } from '../i18n/I18nContext';
-import {
-  asJson,
-  browserSubscription,
-  keepPushStrings,
-  pushSupported,
-  subscribeBrowser,
-} from '../pwa/pushSubscription';
+import { asJson, browserSubscription, pushSupported, subscribeBrowser } from '../pwa/pushSubscription';
+import { keepWorkerLanguage } from '../pwa/workerLanguage';
 import { useSession } from '../state/SessionContext';
 import { useWatching } from '../state/WatchingContext';
 
@@ -49,27 +44,8 @@ export function PushSettings() {
 
   // The service worker speaks the page's language when no page is open.
   useEffect(() => {
-    if (!supported) return;
-    void keepPushStrings({
-      lang: language,
-      approvalTitle: t('notifyApprovalTitle'),
-      // Keyed as sw.js reads them: `ask` and the verb ("askWrite").
-      askWrite: t('notifyAskWrite'),
-      askEdit: t('notifyAskEdit'),
-      askRun: t('notifyAskRun'),
-      askUse: t('notifyAskUse'),
-      allow: t('allow'),
-      deny: t('deny'),
-      decidedAllowDevice: t('decidedAllowDevice'),
-      decidedDenyDevice: t('decidedDenyDevice'),
-      decidedAllowHost: t('decidedAllowHost'),
-      decidedDenyHost: t('decidedDenyHost'),
-      decidedAllowCode: t('decidedAllowCode'),
-      decidedDenyCode: t('decidedDenyCode'),
-      replyFinished: t('pushReplyFinishedTitle'),
-      replyFailed: t('pushReplyFailedTitle'),
-    }).catch(() => undefined);
-  }, [supported, language, t]);
+    if (supported) void keepWorkerLanguage(language).catch(() => undefined);
+  }, [supported, language]);
 
   const subscribed = status?.subscribed ?? null;
   useEffect(() => {

@@ -51,22 +51,3 @@ export function asJson(subscription: PushSubscription): PushSubscriptionJson {
     keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
   };
 }
-
-/** The words of the service worker's notifications, in the page's language. */
-export interface PushStrings {
-  readonly lang: string;
-  readonly [key: string]: string;
-}
-
-/**
- * Leaves the page's strings where the service worker reads them (same origin's cache), so a
- * notification shown while no page is open speaks the person's language.
- */
-export async function keepPushStrings(strings: PushStrings): Promise<void> {
-  if (typeof caches === 'undefined') return;
-  const cache = await caches.open('webbridge-push-strings');
-  await cache.put(
-    '/__webbridge/push-strings',
-    new Response(JSON.stringify(strings), { headers: { 'Content-Type': 'application/json' } }),
-  );
-}

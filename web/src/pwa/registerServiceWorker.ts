@@ -9,10 +9,10 @@ export interface WorkerEnvironment {
 }
 
 /**
- * Registers the service worker (web/public/sw.js) after the page has loaded, so it never
- * competes with the first paint. Only in a production build and a secure context (HTTPS, or
- * loopback): over plain HTTP on a network the browser has no service worker, and the page works
- * without one. Returns whether it registered or will once the page has loaded.
+ * Registers the service worker (`/sw.js`, built from web/src/sw) after the page has loaded, so
+ * it never competes with the first paint. Only in a production build and a secure context
+ * (HTTPS, or loopback): over plain HTTP on a network the browser has no service worker, and the
+ * page works without one. Returns whether it registered or will once the page has loaded.
  */
 export function registerServiceWorker(env: WorkerEnvironment, production: boolean): boolean {
   const workers = env.navigator.serviceWorker;

@@ -1,11 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Session } from '../state/createSession';
-
-/** Where a notification or a link asked to go: an approval, a conversation. */
-interface Target {
-  readonly approval?: string | undefined;
-  readonly conversation?: string | undefined;
-}
+import { isOpenMessage, type OpenTarget } from './openMessage';
 
 /** A conversation a link named, shown in the page until the person opens it or stays. */
 export interface LinkedConversation {
@@ -25,7 +20,7 @@ export interface OpenFromLink {
 }
 
 /** Makes the target's conversation current and brings the approval's card into view. */
-async function go(session: Session, target: Target): Promise<void> {
+async function go(session: Session, target: OpenTarget): Promise<void> {
   const state = session.store.getState().snapshot;
   if (state === null) return;
   const approval = state.approvals.find((a) => a.id === target.approval);
@@ -58,8 +53,7 @@ export function useOpenFromPush(session: Session, connected: boolean): OpenFromL
 
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
-      const data = event.data as ({ type?: unknown } & Target) | null;
-      if (data?.type === 'webbridge:open') void go(session, data);
+      if (isOpenMessage(event.data)) void go(session, event.data);
     };
     navigator.serviceWorker?.addEventListener('message', onMessage);
     return () => navigator.serviceWorker?.removeEventListener('message', onMessage);

@@ -1,0 +1,21 @@
+import { OPEN_MESSAGE, type OpenMessage, type OpenTarget } from '../pwa/openMessage';
+import { scope } from './scope';
+
+/**
+ * Opens the app (an open window first) at `target`: `?approval=` or `?conversation=`. An open
+ * window is loaded and connected: it goes to the place itself (useOpenFromPush.ts).
+ */
+export async function openApp(target: OpenTarget): Promise<unknown> {
+  const query: Record<string, string> = {};
+  if (target.approval !== undefined) query.approval = target.approval;
+  if (target.conversation !== undefined) query.conversation = target.conversation;
+  const url = new URL(`/?${new URLSearchParams(query)}`, scope.location.origin).href;
+  const windows = await scope.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const open = windows[0];
+  if (open) {
+    const message: OpenMessage = { type: OPEN_MESSAGE, ...target };
+    open.postMessage(message);
+    return open.focus();
+  }
+  return scope.clients.openWindow(url);
+}
