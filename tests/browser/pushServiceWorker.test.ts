@@ -188,8 +188,6 @@ describe('push notifications in the service worker (Chromium)', () => {
     await context.grantPermissions(['notifications'], { origin: h.url });
     await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    const cdp = await context.newCDPSession(page);
-    const registration = await registrationId(cdp);
     const tablet = await pairAndSubscribe('iPad');
 
     // An approval waits in a new conversation; the page is then moved back to another one.
@@ -207,11 +205,8 @@ describe('push notifications in the service worker (Chromium)', () => {
       (await getState(h)).conversationId === first.conversationId ? true : undefined,
     );
 
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: h.url,
-      registrationId: registration,
-      data: text,
-    });
+    // Handed to this context's worker: DevTools may still list an earlier test's registration.
+    await push(worker, text);
     await waitFor(async () => ((await shown(page)).some((n) => n.tag === payload.tag) ? true : undefined));
     await tap(worker, payload.tag, '');
     const card = page.locator(`.message [data-approval-id="${payload.approvalId}"]`);
@@ -221,6 +216,59 @@ describe('push notifications in the service worker (Chromium)', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it('a tap with no window open opens one at the approval at once, where a link of the same address only names it', async () => {
+    const { page, context, problems } = await openConnected(browser, h, PHONE);
+    await context.grantPermissions(['notifications'], { origin: h.url });
+    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const tablet = await pairAndSubscribe('Galaxy Tab');
+    await denyWaiting();
+
+    const first = await getState(h);
+    await postAction(h, { action: 'newConversation' });
+    await postAction(h, {
+      action: 'send',
+      text: '/tool write_file {"path":"while-closed.md","content":"x"}',
+      ...guardOf(await getState(h)),
+    });
+    const { text, payload } = await nthPush(tablet, 1);
+    if (payload.kind !== 'approval') throw new Error(`pushed ${payload.kind}`);
+    const backToFirst = async () => {
+      await postAction(h, { action: 'selectConversation', conversationId: first.conversationId });
+      await waitFor(async () =>
+        (await getState(h)).conversationId === first.conversationId ? true : undefined,
+      );
+    };
+    await backToFirst();
+
+    // No window is open as far as the worker knows, and the window it asks for is recorded: a
+    // synthetic tap has no user activation, so headless Chromium would refuse the real one.
+    await worker.evaluate(`self.clients.matchAll = () => Promise.resolve([]);
+      self.clients.openWindow = (url) => { self.openedAt = url; return Promise.resolve(null); };`);
+    await push(worker, text);
+    await waitFor(async () => ((await shown(page)).some((n) => n.tag === payload.tag) ? true : undefined));
+    await page.close();
+    await tap(worker, payload.tag, '');
+    const openedAt = String(await waitFor(() => worker.evaluate('self.openedAt')));
+
+    // The window the worker opened goes to the approval at once: the person tapped it.
+    const fresh = await context.newPage();
+    await fresh.goto(openedAt);
+    await fresh.locator(`.message [data-approval-id="${payload.approvalId}"]`).waitFor({ timeout: 30_000 });
+    expect((await getState(h)).conversationId).toBe(payload.conversationId);
+    expect(new URL(fresh.url()).search).toBe('');
+
+    // The same address again (its ticket spent) is a link like any other: it names the
+    // conversation and leaves the host where it is.
+    await backToFirst();
+    await fresh.goto(openedAt);
+    await fresh.locator(`.linked-conversation[data-conversation-id="${payload.conversationId}"]`).waitFor();
+    expect((await getState(h)).conversationId).toBe(first.conversationId);
+    expect(problems).toEqual([]);
+    await denyWaiting();
+    await context.close();
+  }, 60_000);
   /**
    * A push handed to this context's worker as the browser would (a PushEvent with the payload).
    * Dispatched in the worker itself: with several contexts in one browser, DevTools may still list

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Session } from '../state/createSession';
 import { isOpenMessage, type OpenTarget } from './openMessage';
+import { redeemTapTicket, TAP_PARAM } from './tapTicket';
 
 /** A conversation a link named, shown in the page until the person opens it or stays. */
 export interface LinkedConversation {
@@ -41,8 +42,10 @@ async function go(session: Session, target: OpenTarget): Promise<void> {
  * Takes the page where a tapped notification or a link points, once connected.
  * - Told by the service worker (a `webbridge:open` message: a notification tapped while a
  *   window was open), the page goes there: the person tapped that notification.
- * - Opened at `/?approval=…&conversation=…` (the service worker's new window, or any link
- *   anyone may send), the page does not move the host: switching the host's conversation moves
+ * - Opened by the service worker for a tapped notification (its address carries a tap ticket
+ *   the worker left in Cache Storage: pwa/tapTicket.ts), the page goes there too.
+ * - Opened at `/?approval=…&conversation=…` by any link anyone may send, the page does not
+ *   move the host: switching the host's conversation moves
  *   every device's page and where the next send lands. It names the conversation
  *   ({@link OpenFromLink.linked}) and switches only when the person chooses to open it. A link
  *   to the conversation the host is in already just brings the approval into view.
@@ -67,18 +70,22 @@ export function useOpenFromPush(session: Session, connected: boolean): OpenFromL
       conversation: params.get('conversation') ?? undefined,
     };
     if (target.approval === undefined && target.conversation === undefined) return;
+    const ticket = params.get(TAP_PARAM);
     history.replaceState(history.state, '', location.pathname + location.hash);
-    const state = session.store.getState().snapshot;
-    if (state === null) return;
-    const approval = state.approvals.find((a) => a.id === target.approval);
-    const conversationId = approval?.conversationId ?? target.conversation;
-    const known = state.conversations.list.some((c) => c.id === conversationId);
-    if (conversationId === undefined || conversationId === state.conversationId || !known) {
-      // Nothing to switch: only the approval's card, when it is here, comes into view.
-      void go(session, { approval: target.approval });
-      return;
-    }
-    setLinked({ conversationId, approval: approval?.id });
+    void (async () => {
+      // The service worker's own window for a tapped notification: the person asked to go there.
+      if (ticket !== null && (await redeemTapTicket(ticket))) return go(session, target);
+      const state = session.store.getState().snapshot;
+      if (state === null) return;
+      const approval = state.approvals.find((a) => a.id === target.approval);
+      const conversationId = approval?.conversationId ?? target.conversation;
+      const known = state.conversations.list.some((c) => c.id === conversationId);
+      if (conversationId === undefined || conversationId === state.conversationId || !known) {
+        // Nothing to switch: only the approval's card, when it is here, comes into view.
+        return go(session, { approval: target.approval });
+      }
+      setLinked({ conversationId, approval: approval?.id });
+    })();
   }, [session, connected]);
 
   const openLinked = useCallback(() => {
