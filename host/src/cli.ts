@@ -139,7 +139,8 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   // Secrets in the environment stay readable in /proc/<pid>/environ for the life of a process:
-  // the host runs in a new one without them, and gets them over a pipe (cli/secretHandover.ts).
+  // they are erased from it, or (where that fails) the host runs in a new process without them
+  // and gets them over a pipe (cli/secretHandover.ts).
   const handedOver = handOverSecrets(argv);
   if (handedOver) {
     process.exitCode = await handedOver;

@@ -19,17 +19,19 @@ export interface CliProcess {
 
 /**
  * Starts the CLI and waits for its first stdout line, which names the port. `env` replaces the
- * environment it inherits (default: this process's).
+ * environment it inherits (default: this process's). `launch` is the command line before
+ * `serve`: by default the file itself, through its shebang (which gives Node its flags), as the
+ * installed `webbridge` command runs; `[process.execPath, CLI]` runs `node cli.js`.
  */
 export async function startCli(
   args: readonly string[],
   timeoutMs = 10_000,
   env: NodeJS.ProcessEnv = process.env,
+  launch: readonly [string, ...string[]] = [CLI],
 ): Promise<CliProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npx pnpm build\` first.`);
-  // Run as the installed `webbridge` command is: the file itself, through its shebang (which
-  // gives Node its flags), not `node cli.js`.
-  const child = spawn(CLI, ['serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const [program, ...before] = launch;
+  const child = spawn(program, [...before, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   const lines: string[] = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {

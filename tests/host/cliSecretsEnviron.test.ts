@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import { ACCESS_HEADER, type Snapshot } from '@webbridge/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, getState, guardOf, waitFor } from '../support/api';
-import { type CliProcess, startCli } from './cliProcess';
+import { CLI, type CliProcess, startCli } from './cliProcess';
 import { type FakeOpenAi, startFakeOpenAi } from './fakeOpenAi';
 
 // The real `webbridge serve` with the access code, the view code and the model key in its
-// environment. An approved run_command reads the host's /proc/<pid>/environ (what Linux shows
-// any process of the same user for as long as the host runs): neither secret is there, while
-// the host still works with all three (it got them over a pipe, cli/secretHandover.ts).
+// environment. An approved run_command reads /proc/<pid>/environ of every process above it
+// (what Linux shows any process of the same user for as long as they run): the host, the
+// process the person started and the one that started it. No secret is in any of them, while
+// the host still works with all three (cli/secretHandover.ts, cli/eraseFromEnviron.ts). Plain
+// of any Node version: CI runs the same file on Node 20 and 24.
 
 const CODE = 'env-secret-code-8k2m';
 const VIEW = 'env-secret-view-3p7q';
@@ -28,7 +30,7 @@ async function stop(cli: CliProcess): Promise<void> {
 }
 
 describe('secrets and the host process environment', () => {
-  it('an approved command that reads /proc/<host pid>/environ finds neither code nor key', async () => {
+  it('an approved command that reads /proc/<pid>/environ of each process above it finds neither code nor key', async () => {
     const fake: FakeOpenAi = await startFakeOpenAi({ apiKey: KEY, models: ['gpt-fake-mini'] });
     cleanup.push(() => fake.close());
     const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-cli-secrets-'));
@@ -53,6 +55,7 @@ describe('secrets and the host process environment', () => {
         WEBBRIDGE_VIEW_CODE: VIEW,
         OPENAI_API_KEY: KEY,
         WEBBRIDGE_PLAIN_MARK: 'still-visible',
+        WEBBRIDGE_TEST_PID: String(process.pid),
       },
     );
     cleanup.push(() => stop(cli));
@@ -73,7 +76,17 @@ describe('secrets and the host process environment', () => {
     }
     await act(h, { action: 'updateSettings', settings: { allowCommands: true } });
 
-    const script = 'tr "\\000" "\\n" < /proc/$PPID/environ; echo "host pid $PPID"';
+    // Up the tree: each process's id, then its environment, a line a variable, up to this test's
+    // process (its environment is this file's to read; a long result would be cut).
+    const script = [
+      'pid=$PPID',
+      'while [ "$pid" -gt 1 ]; do',
+      '  echo "ancestor $pid"',
+      '  [ "$pid" = "$WEBBRIDGE_TEST_PID" ] && break',
+      '  tr "\\000" "\\n" < /proc/$pid/environ',
+      '  pid=$(sed -n "s/^PPid:[[:space:]]*//p" /proc/$pid/status)',
+      'done',
+    ].join('\n');
     fake.reply(
       {
         kind: 'tool',
@@ -86,7 +99,7 @@ describe('secrets and the host process environment', () => {
     const pending = await waitFor(async () => (await getState(h)).approvals[0], 10_000);
     // What the person approves: the tool and its exact arguments.
     expect(pending.tool).toBe('run_command');
-    expect(pending.args).toContain('/proc/$PPID/environ');
+    expect(pending.args).toContain('/proc/$pid/environ');
     await act(h, { action: 'approve', approvalId: pending.id, decision: 'allow' });
     const done: Snapshot = await waitFor(async () => {
       const state = await getState(h);
@@ -97,18 +110,26 @@ describe('secrets and the host process environment', () => {
     }, 15_000);
 
     const everything = JSON.stringify(done);
-    // The command did read the host's environment (a plain variable is there)...
+    const ancestors = [...everything.matchAll(/ancestor (\d+)/g)].map((match) => Number(match[1]));
+    // The command read them all: the host, the process this test started (the same one, or its
+    // parent), up to this test's own process.
+    const hostPid = ancestors[0] ?? 0;
+    expect(hostPid).toBeGreaterThan(0);
+    expect(ancestors).toContain(cli.child.pid);
+    expect(ancestors).toContain(process.pid);
+    // A plain variable is there...
     expect(everything).toContain('WEBBRIDGE_PLAIN_MARK=still-visible');
-    // ...and found no secret in it, under any name.
+    // ...and no secret, under any name, in any of them.
     expect(everything).not.toContain(CODE);
     expect(everything).not.toContain(VIEW);
     expect(everything).not.toContain(KEY);
-    // The same, read directly: the process that runs the host and its tools.
-    const hostPid = Number(/host pid (\d+)/.exec(everything)?.[1]);
-    expect(hostPid).toBeGreaterThan(0);
-    const environ = readFileSync(`/proc/${hostPid}/environ`, 'latin1');
-    expect(environ).toContain('WEBBRIDGE_PLAIN_MARK=still-visible');
-    for (const secret of [CODE, VIEW, KEY]) expect(environ).not.toContain(secret);
+    // The same, read directly from each process between the host and this test, and this test's.
+    for (const pid of ancestors) {
+      const environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+      if (pid !== process.pid)
+        expect(environ, `process ${pid}`).toContain('WEBBRIDGE_PLAIN_MARK=still-visible');
+      for (const secret of [CODE, VIEW, KEY]) expect(environ, `process ${pid}`).not.toContain(secret);
+    }
     // The key was sent to the model all the same.
     expect(fake.requests.find((r) => r.path === '/v1/chat/completions')?.authorization).toBe(`Bearer ${KEY}`);
 
@@ -120,30 +141,41 @@ describe('secrets and the host process environment', () => {
     expect(() => process.kill(hostPid, 0)).toThrow();
   });
 
-  it('a key named by --openai-api-key-env is hidden too; the host never outlives its launcher', async () => {
+  it('`node cli.js serve`: a key named by --openai-api-key-env, a token and copies are hidden too; the host never outlives what was started', async () => {
     const fake: FakeOpenAi = await startFakeOpenAi({ apiKey: KEY, models: ['gpt-fake-mini'] });
     cleanup.push(() => fake.close());
     const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-cli-secrets-'));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const args = ['--port', '0', '--no-console', '--data-dir', dataDir, '--openai-base-url', fake.baseUrl];
+    const token = 'tok-env-secret-5w8e2r';
     // A name nothing would take for a credential: only the flag says it holds one.
-    const cli = await startCli([...args, '--openai-api-key-env', 'LLM_PASS'], 15_000, {
-      ...process.env,
-      WEBBRIDGE_ACCESS_CODE: CODE,
-      LLM_PASS: KEY,
-      WEBBRIDGE_PLAIN_MARK: 'still-visible',
-    });
+    const cli = await startCli(
+      [...args, '--openai-api-key-env', 'LLM_PASS'],
+      15_000,
+      {
+        ...process.env,
+        WEBBRIDGE_ACCESS_CODE: CODE,
+        LLM_PASS: KEY,
+        // A copy under a plain name gives the key away all the same.
+        LLM_PASS_BACKUP: KEY,
+        SOME_SERVICE_TOKEN: token,
+        WEBBRIDGE_PLAIN_MARK: 'still-visible',
+      },
+      // Plain Node, without the shebang's flags: the process started is Node itself.
+      [process.execPath, CLI],
+    );
     cleanup.push(() => stop(cli));
     const answered = await fetch(`${cli.url}/api/state`, { headers: { Authorization: `Bearer ${CODE}` } });
     expect(answered.status).toBe(200);
     // The models were listed with the key: the host has it.
     expect(fake.requests.find((r) => r.path === '/v1/models')?.authorization).toBe(`Bearer ${KEY}`);
-    const [hostPid] = childrenOf(cli.child.pid ?? 0);
-    expect(hostPid).toBeDefined();
-    const environ = readFileSync(`/proc/${hostPid}/environ`, 'latin1');
-    expect(environ).toContain('WEBBRIDGE_PLAIN_MARK=still-visible');
-    expect(environ).not.toContain(KEY);
-    expect(environ).not.toContain(CODE);
+    // The process started and every process under it (the host is one of them).
+    const pids = descendantsOf(cli.child.pid ?? 0);
+    for (const pid of pids) {
+      const environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+      expect(environ, `process ${pid}`).toContain('WEBBRIDGE_PLAIN_MARK=still-visible');
+      for (const secret of [KEY, CODE, token]) expect(environ, `process ${pid}`).not.toContain(secret);
+    }
 
     cli.child.kill('SIGKILL');
     await cli.exited();
@@ -159,17 +191,21 @@ describe('secrets and the host process environment', () => {
   });
 });
 
-/** The ids of the processes whose parent is `pid` (from /proc/<id>/stat). */
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((name) => {
-      try {
-        const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+/** `pid` and the ids of every process under it (from /proc/<id>/stat). */
+function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'latin1');
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const found = [pid];
+  for (let i = 0; i < found.length; i++) {
+    for (const [child, parent] of parents) if (parent === found[i]) found.push(child);
+  }
+  return found;
 }

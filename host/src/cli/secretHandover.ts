@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { isSecretName } from '../controller/tools/commandEnv';
+import { eraseFromEnviron } from './eraseFromEnviron';
 
 /**
  * Set (to the descriptor's number) in the environment of a CLI started by
@@ -17,16 +18,19 @@ const MIN_COPY_LENGTH = 8;
 const SECRET_VARIABLES = ['WEBBRIDGE_ACCESS_CODE', 'WEBBRIDGE_VIEW_CODE', 'OPENAI_API_KEY'] as const;
 
 /**
- * Starts the CLI again (with the same `argv`: its command and flags) without its secrets in the
- * environment, when there are any: Linux shows
- * a process's initial environment in `/proc/<pid>/environ` to every process of the same user
- * for as long as it runs (deleting from `process.env` does not change it), so a command the
- * host runs, or a stdio MCP server, could read the access code and the model key there. The
- * new process gets them over a pipe on descriptor 3 instead and keeps them in memory only.
+ * Keeps the CLI's secrets out of every process's initial environment, which Linux shows in
+ * `/proc/<pid>/environ` to every process of the same user for as long as it runs (deleting from
+ * `process.env` does not change it): a command the host runs, or a stdio MCP server, could read
+ * the access code and the model key there.
  *
- * This process stays as its parent only to pass on signals and its exit status (Node 20 cannot
- * replace its own image); it runs no tools, opens no port and reads nothing more. Resolves with
- * the exit code to end with, or undefined when nothing needed hiding (carry on in this process).
+ * On Linux the secrets (and copies of them under other names) are erased from this process's
+ * own environment region ({@link eraseFromEnviron}); `process.env` keeps them, in memory only,
+ * and this process runs the host. Where that is not possible, the CLI starts again (with the
+ * same `argv`: its command and flags) without them in its environment and gets them over a pipe
+ * on descriptor 3; this process then stays as its parent only to pass on signals and its exit
+ * status (Node 20 cannot replace its own image), and its own environment still holds them.
+ * Resolves with the exit code to end with, or undefined when this process carries on (nothing
+ * needed hiding, or it was hidden in place).
  */
 export function handOverSecrets(
   argv: readonly string[],
@@ -39,6 +43,16 @@ export function handOverSecrets(
   for (const name of names) secrets[name] = env[name] as string;
   // Long values only: an API key of `ollama` must not take USER=ollama with it.
   const values = new Set(Object.values(secrets).filter((value) => value.length >= MIN_COPY_LENGTH));
+  if (env === process.env) {
+    const copies = Object.keys(env).filter(
+      (name) => !Object.hasOwn(secrets, name) && values.has(env[name] as string),
+    );
+    if (eraseFromEnviron([...names, ...copies])) {
+      // A copy under another name is not wanted (the handover drops them too).
+      for (const name of copies) delete env[name];
+      return undefined;
+    }
+  }
   const clean: NodeJS.ProcessEnv = { [HANDOVER_ENV]: String(HANDOVER_FD) };
   // A copy of a secret under another name would give it away all the same.
   for (const [name, value] of Object.entries(env))

@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import type { DeviceStore, StoredDevice } from '@webbridge/server';
 import type { Statement } from 'better-sqlite3';
+import { bindingKey } from './bindingKey';
 import type { HostStore } from './HostStore';
 
 /** A row of `devices`. */
@@ -15,16 +18,21 @@ interface DeviceRow {
 /** The kv key of what the devices were paired under (digests of the codes, never the codes). */
 const CODE_BINDING_KEY = 'devices.pairedUnder';
 
+/** The file, beside the database, of the key the binding's digests are made with. */
+const BINDING_KEY_FILE = 'device-binding.key';
+
 /**
  * The bridge's paired devices in the host's SQLite file (table `devices`), so phones stay paired
  * across restarts. Only the hash of each credential's secret is stored. Writes join the store's
- * group commit of the current turn (`HostStore.transaction`), like every other write.
+ * group commit of the current turn (`HostStore.transaction`), like every other write. The code
+ * binding's key lives in `device-binding.key` beside the database file, never in it.
  */
 export class DeviceTable implements DeviceStore {
   private readonly all: Statement;
   private readonly insertRow: Statement;
   private readonly touchRow: Statement;
   private readonly removeRow: Statement;
+  private key: Buffer | undefined;
 
   constructor(private readonly store: HostStore) {
     const { db } = store;
@@ -68,5 +76,14 @@ export class DeviceTable implements DeviceStore {
 
   setCodeBinding(binding: string): void {
     this.store.transaction(() => this.store.setKv(CODE_BINDING_KEY, binding));
+  }
+
+  codeBindingKey(): Uint8Array {
+    if (this.key === undefined) {
+      const { db } = this.store;
+      // A database in memory is gone with its binding: a key of this run is enough.
+      this.key = db.memory ? randomBytes(32) : bindingKey(path.join(path.dirname(db.name), BINDING_KEY_FILE));
+    }
+    return this.key;
   }
 }

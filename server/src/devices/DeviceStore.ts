@@ -29,12 +29,19 @@ export interface DeviceStore {
   /** Forgets these devices (unknown ids are ignored). */
   remove(ids: readonly string[]): void;
   /**
-   * What the kept devices were paired under (digests of the access and view codes, written by
-   * the bridge), or undefined when nothing was kept yet. A host started with another code then
+   * What the kept devices were paired under (keyed digests of the access and view codes, written
+   * by the bridge), or undefined when nothing was kept yet. A host started with another code then
    * forgets the devices the old one paired: an old code is a wrong code, whether it was rotated
    * at run time or changed while the host was down.
    */
   codeBinding(): string | undefined;
   /** Keeps what {@link DeviceStore.codeBinding} returns. */
   setCodeBinding(binding: string): void;
+  /**
+   * The key the binding's digests are made with (HMAC-SHA-256): random, at least 32 bytes, the
+   * same for as long as the binding is kept, and kept **apart** from the binding (the reference
+   * host: a 0600 file beside its database), so that a copy of the store alone cannot confirm a
+   * guessed code. A new key makes the kept binding unreadable: the devices are then forgotten.
+   */
+  codeBindingKey(): Uint8Array;
 }

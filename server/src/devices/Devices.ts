@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type AccessLevel, type Device, MAX_DEVICES, ProtocolError } from '@webbridge/contract';
 import type { DeviceStore, StoredDevice } from './DeviceStore';
 import { deviceNameKey, isReservedDeviceName } from './deviceNames';
@@ -26,27 +26,38 @@ function digestHex(secret: string): string {
 /** Compared when the id names no device, so an unknown id takes as long as a wrong secret. */
 const DUMMY_HASH = digestHex('no such device');
 
+/** How the binding's digests are made now: HMAC-SHA-256 with the store's key. */
+const KEYED = 'hmac-sha256';
+
 /** What a store's devices were paired under: digests of the access and view codes. */
 interface CodeBinding {
   readonly control: string;
   readonly view: string | null;
+  /** {@link KEYED}; absent in what hosts before the key kept (plain SHA-256). */
+  readonly digest?: string;
 }
 
 /** A code's digest for the binding, apart from every other use of SHA-256 here. */
-function bindingDigest(code: string): string {
-  return digestHex(`webbridge device binding\0${code}`);
+function bindingDigest(key: Uint8Array | undefined, code: string): string {
+  const text = `webbridge device binding\0${code}`;
+  // Unkeyed only to read a binding older hosts kept: such a digest lets a copy of the database
+  // test guesses of the code offline, so it is replaced by a keyed one at once.
+  return key === undefined ? digestHex(text) : createHmac('sha256', key).update(text).digest('hex');
 }
 
 function parseBinding(kept: string | undefined): CodeBinding | undefined {
   if (kept === undefined) return undefined;
   try {
     const value = JSON.parse(kept) as Partial<CodeBinding> | null;
-    if (typeof value?.control === 'string') return { control: value.control, view: value.view ?? null };
+    if (typeof value?.control === 'string') {
+      const binding = { control: value.control, view: value.view ?? null };
+      return typeof value.digest === 'string' ? { ...binding, digest: value.digest } : binding;
+    }
   } catch {
     // Unreadable: treated as another code, below.
   }
   // Something is kept but says nothing readable: forget rather than trust.
-  return { control: '', view: null };
+  return { control: '', view: null, digest: KEYED };
 }
 
 function publicView(device: StoredDevice): Device {
@@ -194,18 +205,23 @@ export class Devices {
    * paired under another access code (the host was started with a new one: a new code file, a
    * new environment), every device is forgotten; under another view code, the view devices.
    * Then the store keeps the new binding. A store that kept none (made before bindings) keeps
-   * its devices: nothing says what paired them. The binding holds digests, never the codes.
+   * its devices: nothing says what paired them. The binding holds digests keyed with the
+   * store's {@link DeviceStore.codeBindingKey}, never the codes, so a copy of the store without
+   * the key cannot confirm a guessed code.
    */
   bindCodes(control: string, view: string | undefined): void {
-    const next: CodeBinding = {
-      control: bindingDigest(control),
-      view: view === undefined ? null : bindingDigest(view),
-    };
     const kept = parseBinding(this.store.codeBinding());
-    if (kept !== undefined && kept.control !== next.control) this.forgetWhere(() => true);
-    else if (kept !== undefined && kept.view !== next.view)
+    const key = this.store.codeBindingKey();
+    const bind = (digestKey: Uint8Array | undefined): CodeBinding => ({
+      control: bindingDigest(digestKey, control),
+      view: view === undefined ? null : bindingDigest(digestKey, view),
+    });
+    // Compared as it was made: an older host's plain digests once, so nobody is logged out.
+    const current = bind(kept === undefined || kept.digest !== undefined ? key : undefined);
+    if (kept !== undefined && kept.control !== current.control) this.forgetWhere(() => true);
+    else if (kept !== undefined && kept.view !== current.view)
       this.forgetWhere((device) => device.role === 'view');
-    this.store.setCodeBinding(JSON.stringify(next));
+    this.store.setCodeBinding(JSON.stringify({ ...bind(key), digest: KEYED }));
   }
 
   /**

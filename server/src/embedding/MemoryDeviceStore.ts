@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { DeviceStore, StoredDevice } from '../devices/DeviceStore';
 
 /**
@@ -7,6 +8,8 @@ import type { DeviceStore, StoredDevice } from '../devices/DeviceStore';
 export class MemoryDeviceStore implements DeviceStore {
   private readonly devices = new Map<string, StoredDevice>();
   private binding: string | undefined;
+  /** Lives as long as the binding it keys: this object. */
+  private readonly bindingKey = randomBytes(32);
 
   load(): StoredDevice[] {
     return [...this.devices.values()];
@@ -31,5 +34,9 @@ export class MemoryDeviceStore implements DeviceStore {
 
   setCodeBinding(binding: string): void {
     this.binding = binding;
+  }
+
+  codeBindingKey(): Uint8Array {
+    return this.bindingKey;
   }
 }

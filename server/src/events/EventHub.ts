@@ -20,6 +20,14 @@ export class EventHub implements SubscriptionSource {
   readonly frames = new FrameCache();
   /** Recent projections (60 s, 1 MiB of change), so a reconnecting client gets only what it missed. */
   private readonly history: ResumeRing;
+  /**
+   * Whether the latest projection is in {@link history}. A projection is recorded when its seq
+   * is first handed out ({@link latest}, {@link at}), not when it is published: a client can
+   * only resume from a seq it was given, and a burst of changes between two fan-outs (fifty
+   * actions in one turn) then costs one entry, not fifty, each of which would outlive the young
+   * generation (docs/PERFORMANCE.md).
+   */
+  private recorded: boolean;
 
   constructor(
     private readonly host: HostAdapter,
@@ -31,13 +39,13 @@ export class EventHub implements SubscriptionSource {
     this.state = host.readState();
     const { instanceId } = this.state;
     this.version = memory.nextSeq(instanceId);
-    this.history.push(this.version, this.state);
+    this.recorded = false;
     this.unsubscribe = host.subscribe(() => {
       this.version = memory.nextSeq(instanceId);
       this.state = this.host.readState();
-      // Seqs may skip numbers when another bridge of the same host runs on the same memory
-      // (BridgeMemory.ts); the ring only needs them to increase.
-      this.history.push(this.version, this.state);
+      // Recorded once handed out. Seqs may skip numbers anyway when another bridge of the same
+      // host runs on the same memory (BridgeMemory.ts); the ring only needs them to increase.
+      this.recorded = false;
       // One fan-out per burst, outside the host's task: the host's executor is not held up
       // by thousands of socket writes, and changes within one tick coalesce.
       if (!this.fanOutScheduled) {
@@ -47,13 +55,15 @@ export class EventHub implements SubscriptionSource {
     });
   }
 
-  /** The projection at `seq`, while it is still remembered. */
+  /** The projection at `seq`, while it is still remembered (a seq handed out by {@link latest}). */
   at(seq: number): Projection | undefined {
+    this.record();
     return this.history.at(seq);
   }
 
-  /** The latest projection and its sequence number. */
+  /** The latest projection and its sequence number; a client may resume from that seq later. */
   latest(): { seq: number; state: Projection } {
+    this.record();
     return { seq: this.version, state: this.state };
   }
 
@@ -63,6 +73,11 @@ export class EventHub implements SubscriptionSource {
 
   remove(subscription: Subscription): void {
     this.subscriptions.delete(subscription);
+  }
+
+  /** What the resume history holds now: entries, their estimated bytes, the oldest's age. */
+  get historySize(): { entries: number; bytes: number; oldestMs: number } {
+    return this.history.size;
   }
 
   /** Number of open streams. */
@@ -80,6 +95,13 @@ export class EventHub implements SubscriptionSource {
     for (const subscription of [...this.subscriptions]) {
       if (predicate(subscription)) subscription.close();
     }
+  }
+
+  /** Puts the latest projection into the history, once. */
+  private record(): void {
+    if (this.recorded) return;
+    this.recorded = true;
+    this.history.push(this.version, this.state);
   }
 
   private fanOut(): void {
@@ -101,6 +123,7 @@ export class EventHub implements SubscriptionSource {
    */
   restartAll(): void {
     this.history.clear();
+    this.recorded = false;
     this.frames.clear();
     this.closeWhere();
   }
