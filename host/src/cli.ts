@@ -64,6 +64,8 @@ async function serve(config: ServeConfig): Promise<void> {
     ...(config.heartbeatMs === undefined ? {} : { heartbeatMs: config.heartbeatMs }),
     ...(config.mediaTtlMs === undefined ? {} : { mediaTtlMs: config.mediaTtlMs }),
     ...(config.uploadLimit === undefined ? {} : { uploadLimit: config.uploadLimit }),
+    ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
+    ...(config.trustProxy.length === 0 ? {} : { trustProxy: config.trustProxy }),
   });
   // Handlers first: a signal that arrives while the banner is drawn still shuts down cleanly.
   let closeConsole: (() => void) | undefined;
@@ -98,8 +100,9 @@ async function serve(config: ServeConfig): Promise<void> {
     );
   }
   if (viewCode !== undefined) process.stdout.write(`view code (watch only): ${viewCode}\n`);
+  if (config.publicUrl !== undefined) process.stdout.write(`public URL: ${config.publicUrl}\n`);
   // The QR code and the printed link carry a one-time pairing token, never the code.
-  process.stdout.write(`${await connectionBanner(host.address.urls, host.bridge.pairingToken('control'))}\n`);
+  process.stdout.write(`${await connectionBanner(host.pairUrls, host.bridge.pairingToken('control'))}\n`);
   if (host.address.authority) process.stdout.write(`${await authorityBanner(host.address.authority)}\n`);
 
   if (config.console && process.stdin.isTTY && !stopping) {

@@ -73,6 +73,10 @@ export interface StartHostOptions {
    * tests and benchmarks (a local push service, short retries); a person never sets them.
    */
   readonly push?: false | Omit<HostPushOptions, 'dataDir'>;
+  /** The URL phones reach the host at through a proxy or a tailnet (its name passes the Host check). */
+  readonly publicUrl?: string;
+  /** Proxies whose forwarded headers count: addresses, CIDR ranges or `loopback`. @default none */
+  readonly trustProxy?: readonly string[];
 }
 
 /** A host running in this process. */
@@ -89,6 +93,11 @@ export interface RunningHost {
   readonly address: ListeningAddress;
   /** `http(s)://<hostname>:<port>` with the real port. */
   readonly url: string;
+  /**
+   * What a phone opens to pair (QR codes, links): the public URL when there is one (a proxy or
+   * a tailnet), else every address the listener can be reached at.
+   */
+  readonly pairUrls: readonly string[];
   /** Stops the bridge (streams and listener), every reply, and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -141,6 +150,8 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     ...(options.mediaTtlMs === undefined ? {} : { mediaTtlMs: options.mediaTtlMs }),
     ...(options.uploadLimit === undefined ? {} : { uploadLimit: options.uploadLimit }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...options.tuning,
   });
   // A forgotten device (console, a page, a rotated code) loses its push subscription and tokens.
@@ -180,6 +191,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     push,
     mcp,
     address,
+    pairUrls: options.publicUrl === undefined ? address.urls : [options.publicUrl],
     url: `${address.scheme}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${address.port}`,
     close() {
       closing ??= (async () => {

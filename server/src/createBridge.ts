@@ -23,6 +23,8 @@ import { EventHub } from './events/EventHub';
 import type { ConnectionInfo } from './events/Subscription';
 import { AccessCodes } from './guards/AccessCodes';
 import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
+import { TrustedProxies } from './guards/clientAddress';
+import { hostnameOf } from './guards/hostGuard';
 import { createLogger } from './logging/createLogger';
 import { describeError } from './logging/describeError';
 import { MediaRegistry } from './media/MediaRegistry';
@@ -103,7 +105,12 @@ export interface BridgeTuning {
  */
 export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   const codes = new AccessCodes(options.accessCode, options.viewCode);
-  let allowed: ReadonlySet<string> = ownHostnames('127.0.0.1');
+  // The public URL's name is the server's too: a proxy or Tailscale Serve passes it on as Host.
+  const publicHost =
+    options.publicUrl === undefined ? undefined : hostnameOf(new URL(options.publicUrl).host);
+  const withPublic = (own: ReadonlySet<string>): ReadonlySet<string> =>
+    publicHost === undefined ? own : new Set([...own, publicHost]);
+  let allowed: ReadonlySet<string> = withPublic(ownHostnames('127.0.0.1'));
   let listener: NodeListener | undefined;
   let secured: SecuredListener | undefined;
   let stopped = false;
@@ -139,6 +146,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
     tokens,
     forgetDevice,
     allowedHosts: () => allowed,
+    proxies: new TrustedProxies(options.trustProxy),
     hub,
     wire,
     media,
@@ -165,14 +173,14 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
       secured = await secureListener(hostname, transport, () => allowed);
       await removeStaleParts(options.uploadDir);
       listener = await listenNode(app, port, hostname, secured.serving, lane);
-      allowed = ownHostnames(hostname);
+      allowed = withPublic(ownHostnames(hostname));
       if (isWildcard(hostname) || secured.authority) {
         // Interface addresses change (DHCP, a new Wi-Fi): refresh the Host allow-list, and the
         // serving certificate's names with it (it is renewed near its end too).
         const live = listener;
         const renew = secured.refresh;
         hostRefresh = setInterval(() => {
-          if (isWildcard(hostname)) allowed = ownHostnames(hostname);
+          if (isWildcard(hostname)) allowed = withPublic(ownHostnames(hostname));
           renew().then(
             (next) => next && live.setCertificate(next),
             (error: unknown) => logger.error({ err: describeError(error) }, 'certificate renewal failed'),

@@ -32,6 +32,10 @@ export interface TestHostOptions {
   readonly push?: StartHostOptions['push'];
   /** The bridge's clock (pairing tokens, devices' last seen, the throttle). @default Date.now */
   readonly now?: () => number;
+  /** The public URL (a proxy's name the Host check accepts). */
+  readonly publicUrl?: string;
+  /** Proxies whose forwarded headers count. */
+  readonly trustProxy?: readonly string[];
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -63,6 +67,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     uploadLimit: options.uploadLimit ?? 25 * 1024 * 1024,
     logLevel: options.logLines ? 'info' : 'silent',
     ...(options.providers ? { providers: options.providers } : {}),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     tuning: {
       authThrottle: {
         freeFailures: options.freeAuthFailures ?? 1000,

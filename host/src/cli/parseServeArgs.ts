@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BridgeOptions } from '@webbridge/server';
+import { type BridgeOptions, TrustedProxies } from '@webbridge/server';
 import { type HostLanguage, matchHostLanguage } from '../adapter/connectionStrings';
 import type { OpenAiConfig } from '../models/createModelProviders';
 import { type ChosenCode, checkCode, readCodeFile } from './accessCodes';
@@ -40,6 +40,10 @@ export interface ServeConfig {
    * CLI then reads the environment's locale (LC_ALL, LC_MESSAGES, LANG).
    */
   readonly language: HostLanguage | undefined;
+  /** `--public-url` (or WEBBRIDGE_PUBLIC_URL): `https://name[:port]` phones reach the host at. */
+  readonly publicUrl: string | undefined;
+  /** `--trust-proxy`: proxies whose forwarded headers count. */
+  readonly trustProxy: readonly string[];
 }
 
 /** The text of `webbridge serve --help`. */
@@ -72,6 +76,12 @@ Options:
   --no-console            no interactive console, even on a terminal
   --language <tag>        the web page's language: en, de, fr, es, pt-BR, zh-CN, ja or ar
                           (default: the locale in LC_ALL, LC_MESSAGES or LANG; else en)
+  --public-url <url>      the https URL phones use through a proxy or a tailnet, e.g.
+                          https://box.tailnet.ts.net: the QR code and links use it and the
+                          Host check accepts its name (or WEBBRIDGE_PUBLIC_URL)
+  --trust-proxy <addr>    a proxy whose X-Forwarded-For/-Proto/-Host and Forwarded headers
+                          count: an address, a CIDR range or loopback; repeatable (default:
+                          none, the headers are ignored)
   --mcp-config <file>     MCP servers to use as tools, besides <data-dir>/mcp.json
                           ({ "mcpServers": { "<name>": { "command", "args", "env" } or
                           { "url", "headers" } } }; see docs/HOST.md)
@@ -122,6 +132,8 @@ export function parseServeArgs(
       'log-level': { type: 'string' },
       'no-console': { type: 'boolean' },
       'mcp-config': { type: 'string' },
+      'public-url': { type: 'string' },
+      'trust-proxy': { type: 'string', multiple: true },
       language: { type: 'string' },
       'openai-base-url': { type: 'string' },
       'openai-api-key-env': { type: 'string' },
@@ -178,7 +190,50 @@ export function parseServeArgs(
     openai: openAiConfig(values, env),
     mcpConfig: values['mcp-config'] === undefined ? undefined : path.resolve(values['mcp-config']),
     language: language === undefined ? undefined : matchHostLanguage(language),
+    publicUrl: publicUrlOf(values['public-url'] ?? emptyAsUndefined(env.WEBBRIDGE_PUBLIC_URL)),
+    trustProxy: trustedProxiesOf(values['trust-proxy'] ?? []),
   };
+}
+
+/**
+ * The public URL, checked and without a trailing slash: https (a phone's service worker, push
+ * and installable app need a secure context, and a proxy or Tailscale Serve gives one), a name
+ * and an optional port, nothing else.
+ */
+function publicUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('--public-url must be a URL such as https://box.tailnet.ts.net.');
+  }
+  if (url.protocol !== 'https:') throw new Error('--public-url must be https (the proxy terminates TLS).');
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw new Error('--public-url takes a scheme, a name and a port only.');
+  }
+  if (url.pathname !== '/') {
+    throw new Error('--public-url cannot have a path yet: serve the bridge at the root of its name.');
+  }
+  return `${url.protocol}//${url.host}`;
+}
+
+/** The `--trust-proxy` entries (repeatable or comma-separated), each checked. */
+function trustedProxiesOf(values: readonly string[]): string[] {
+  const entries = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  try {
+    new TrustedProxies(entries);
+  } catch {
+    throw new Error('--trust-proxy takes an address, a CIDR range (10.0.0.0/8) or loopback.');
+  }
+  return entries;
+}
+
+function emptyAsUndefined(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
 function openAiConfig(
