@@ -1,5 +1,6 @@
 #!/usr/bin/env -S node --max-semi-space-size=2
 import { chooseAccessCode, chooseViewCode, forgetCode, keepCode } from './cli/accessCodes';
+import { checkUrlCommand } from './cli/checkUrlCommand';
 import { cliLogging } from './cli/cliLogging';
 import { authorityBanner, connectionBanner } from './cli/connectionBanner';
 import { languageFromEnvironment } from './cli/languageFromEnvironment';
@@ -134,6 +135,10 @@ async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(SERVE_HELP);
+    return;
+  }
+  if (command === 'check-url') {
+    process.exitCode = await checkUrlCommand(rest, process.env, (text) => process.stdout.write(text));
     return;
   }
   if (command !== 'serve') {

@@ -197,6 +197,13 @@ describe('forwarded headers from the trusted proxy', () => {
     expect(good.status).toBe(200);
   });
 
+  it('name the client it believes on /api/locale (what check-url reads)', async () => {
+    const proxied = await get(host.port, '/api/locale', PROXY, { 'X-Forwarded-For': '198.51.100.9' });
+    expect(proxied.headers['x-webbridge-client-address']).toBe('198.51.100.9');
+    const direct = await get(host.port, '/api/locale', STRANGER, { 'X-Forwarded-For': '198.51.100.9' });
+    expect(direct.headers['x-webbridge-client-address']).toBe(STRANGER);
+  });
+
   it('give HSTS when the proxy says the client used https on the public name', async () => {
     const secure = await get(host.port, '/api/locale', PROXY, {
       Host: 'bridge.test.example',

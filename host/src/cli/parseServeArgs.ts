@@ -48,6 +48,7 @@ export interface ServeConfig {
 
 /** The text of `webbridge serve --help`. */
 export const SERVE_HELP = `Usage: webbridge serve [options]
+       webbridge check-url <public url> [options]   (see webbridge check-url --help)
 
 Starts the reference host and the bridge, and prints the URL, the access code and a QR code.
 
