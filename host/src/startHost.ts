@@ -15,6 +15,8 @@ import { createHostAdapter } from './adapter/createHostAdapter';
 import { hostLocale } from './adapter/hostLocale';
 import type { ChatController } from './controller/ChatController';
 import { openChatController } from './controller/openChatController';
+import { inhibitorFor } from './keepAwake/inhibitorFor';
+import { KeepAwake } from './keepAwake/KeepAwake';
 import { McpServers } from './mcp/McpServers';
 import type { McpLog, McpTuning } from './mcp/McpTuning';
 import { loadMcpConfig } from './mcp/mcpConfig';
@@ -77,6 +79,14 @@ export interface StartHostOptions {
   readonly publicUrl?: string;
   /** Proxies whose forwarded headers count: addresses, CIDR ranges or `loopback`. @default none */
   readonly trustProxy?: readonly string[];
+  /**
+   * Keep the machine from sleeping while a reply runs or an approval waits (systemd-inhibit,
+   * caffeinate; `env` is where its PATH is read, for tests). The CLI turns it on.
+   * @default false
+   */
+  readonly keepAwake?: boolean | { readonly env: Readonly<Record<string, string | undefined>> };
+  /** Where a failing inhibitor is reported. @default nowhere */
+  readonly keepAwakeLog?: (message: string) => void;
 }
 
 /** A host running in this process. */
@@ -90,6 +100,8 @@ export interface RunningHost {
   readonly push: HostPush | undefined;
   /** The MCP servers, when the config names any. */
   readonly mcp: McpServers | undefined;
+  /** What keeps the machine awake during replies and approvals, unless started without it. */
+  readonly keepAwake: KeepAwake | undefined;
   readonly address: ListeningAddress;
   /** `http(s)://<hostname>:<port>` with the real port. */
   readonly url: string;
@@ -182,6 +194,14 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     controller.close();
     throw error;
   }
+  const keepAwake = keepAwakeOf(options);
+  // Held from the first word of a reply, or while an approval waits, until both are over.
+  const stopWatching =
+    keepAwake &&
+    controller.subscribe(() => {
+      const state = controller.readState();
+      keepAwake.set(state.conversations.run.state !== 'idle' || state.approvals.length > 0);
+    });
   let closing: Promise<void> | undefined;
   return {
     bridge,
@@ -190,11 +210,14 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     controller,
     push,
     mcp,
+    keepAwake,
     address,
     pairUrls: options.publicUrl === undefined ? address.urls : [options.publicUrl],
     url: `${address.scheme}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${address.port}`,
     close() {
       closing ??= (async () => {
+        stopWatching?.();
+        keepAwake?.close();
         try {
           await bridge.stop();
         } finally {
@@ -206,6 +229,14 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
       return closing;
     },
   };
+}
+
+/** The keep-awake a host was asked for, or undefined. */
+function keepAwakeOf(options: StartHostOptions): KeepAwake | undefined {
+  const wanted = options.keepAwake ?? false;
+  if (wanted === false) return undefined;
+  const env = wanted === true ? process.env : wanted.env;
+  return new KeepAwake(inhibitorFor(process.platform, env, process.pid), options.keepAwakeLog);
 }
 
 /** The built web client of @webbridge/web, or undefined when it is not installed or not built. */

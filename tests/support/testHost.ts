@@ -36,6 +36,10 @@ export interface TestHostOptions {
   readonly publicUrl?: string;
   /** Proxies whose forwarded headers count. */
   readonly trustProxy?: readonly string[];
+  /** Keep the machine awake during replies (with the inhibitor found on this PATH). */
+  readonly keepAwake?: StartHostOptions['keepAwake'];
+  /** Where a failing inhibitor is reported. */
+  readonly keepAwakeLog?: (message: string) => void;
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -69,6 +73,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     ...(options.providers ? { providers: options.providers } : {}),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    ...(options.keepAwake === undefined ? {} : { keepAwake: options.keepAwake }),
+    ...(options.keepAwakeLog === undefined ? {} : { keepAwakeLog: options.keepAwakeLog }),
     tuning: {
       authThrottle: {
         freeFailures: options.freeAuthFailures ?? 1000,

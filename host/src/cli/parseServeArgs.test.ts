@@ -27,6 +27,7 @@ describe('parseServeArgs', () => {
       openai: undefined,
       publicUrl: undefined,
       trustProxy: [],
+      keepAwake: true,
     });
   });
 
@@ -44,6 +45,7 @@ describe('parseServeArgs', () => {
     );
     expect(config.publicUrl).toBe('https://box.tailnet.ts.net');
     expect(config.trustProxy).toEqual(['loopback', '10.0.0.0/8', '192.168.1.2']);
+    expect(parseServeArgs(['--no-keep-awake'], {}).keepAwake).toBe(false);
     expect(parseServeArgs([], { WEBBRIDGE_PUBLIC_URL: 'https://bridge.example:8443' }).publicUrl).toBe(
       'https://bridge.example:8443',
     );

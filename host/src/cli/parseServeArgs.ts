@@ -44,6 +44,8 @@ export interface ServeConfig {
   readonly publicUrl: string | undefined;
   /** `--trust-proxy`: proxies whose forwarded headers count. */
   readonly trustProxy: readonly string[];
+  /** Off with `--no-keep-awake`: keep the machine awake while a reply runs or an approval waits. */
+  readonly keepAwake: boolean;
 }
 
 /** The text of `webbridge serve --help`. */
@@ -83,6 +85,8 @@ Options:
   --trust-proxy <addr>    a proxy whose X-Forwarded-For/-Proto/-Host and Forwarded headers
                           count: an address, a CIDR range or loopback; repeatable (default:
                           none, the headers are ignored)
+  --no-keep-awake         let the machine sleep during replies and approvals (default: it is
+                          kept awake with systemd-inhibit or caffeinate where there is one)
   --mcp-config <file>     MCP servers to use as tools, besides <data-dir>/mcp.json
                           ({ "mcpServers": { "<name>": { "command", "args", "env" } or
                           { "url", "headers" } } }; see docs/HOST.md)
@@ -135,6 +139,7 @@ export function parseServeArgs(
       'mcp-config': { type: 'string' },
       'public-url': { type: 'string' },
       'trust-proxy': { type: 'string', multiple: true },
+      'no-keep-awake': { type: 'boolean' },
       language: { type: 'string' },
       'openai-base-url': { type: 'string' },
       'openai-api-key-env': { type: 'string' },
@@ -193,6 +198,7 @@ export function parseServeArgs(
     language: language === undefined ? undefined : matchHostLanguage(language),
     publicUrl: publicUrlOf(values['public-url'] ?? emptyAsUndefined(env.WEBBRIDGE_PUBLIC_URL)),
     trustProxy: trustedProxiesOf(values['trust-proxy'] ?? []),
+    keepAwake: values['no-keep-awake'] !== true,
   };
 }
 
