@@ -75,7 +75,7 @@ export function freePort(): Promise<number> {
 }
 
 /** The nginx configuration the tests (and docs/HOST.md) use, for a host on `upstreamPort`. */
-export function nginxConfig(options: ProxyOptions, dir: string): string {
+function nginxConfig(options: ProxyOptions, dir: string): string {
   const idle = options.idleTimeoutS ?? 60;
   const buffering = options.buffering
     ? `    proxy_buffering on;
@@ -119,7 +119,7 @@ ${buffering}    }
 }
 
 /** The Caddyfile the tests (and docs/HOST.md) use, for a host on `upstreamPort`. */
-export function caddyConfig(options: ProxyOptions): string {
+function caddyConfig(options: ProxyOptions): string {
   const idle = options.idleTimeoutS ?? 60;
   return `{
 	admin off

@@ -6,7 +6,7 @@ import { keptCode } from './accessCodes';
 import { checkUrl, formatFindings } from './checkUrl';
 
 /** The text of `webbridge check-url --help`. */
-export const CHECK_URL_HELP = `Usage: webbridge check-url <public url> [options]
+const CHECK_URL_HELP = `Usage: webbridge check-url <public url> [options]
 
 Checks what a phone meets at the public URL (through a proxy or a tailnet), one line each:
 the certificate, whether the host answers to the name, the client address the host believes,
