@@ -39,7 +39,8 @@ export interface BridgeOptions {
   readonly logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
   /**
    * The URL phones use when they reach the host through a proxy or a tailnet
-   * (`https://name[:port]`): its name is accepted by the Host check besides the host's own.
+   * (`https://name[:port][/base]`): its name is accepted by the Host check besides the host's
+   * own; with a path, the app answers under it as well as at the root.
    */
   readonly publicUrl?: string;
   /**

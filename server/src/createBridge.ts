@@ -106,8 +106,10 @@ export interface BridgeTuning {
 export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   const codes = new AccessCodes(options.accessCode, options.viewCode);
   // The public URL's name is the server's too: a proxy or Tailscale Serve passes it on as Host.
-  const publicHost =
-    options.publicUrl === undefined ? undefined : hostnameOf(new URL(options.publicUrl).host);
+  const publicUrl = options.publicUrl === undefined ? undefined : new URL(options.publicUrl);
+  const publicHost = publicUrl === undefined ? undefined : hostnameOf(publicUrl.host);
+  // A public URL with a path mounts the app there too (adapters/basePath.ts).
+  const basePath = publicUrl?.pathname.replace(/\/+$/, '') || undefined;
   const withPublic = (own: ReadonlySet<string>): ReadonlySet<string> =>
     publicHost === undefined ? own : new Set([...own, publicHost]);
   let allowed: ReadonlySet<string> = withPublic(ownHostnames('127.0.0.1'));
@@ -172,7 +174,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
       // Certificates are checked before anything listens: a bad pair starts nothing.
       secured = await secureListener(hostname, transport, () => allowed);
       await removeStaleParts(options.uploadDir);
-      listener = await listenNode(app, port, hostname, secured.serving, lane);
+      listener = await listenNode(app, port, hostname, secured.serving, lane, basePath);
       allowed = withPublic(ownHostnames(hostname));
       if (isWildcard(hostname) || secured.authority) {
         // Interface addresses change (DHCP, a new Wi-Fi): refresh the Host allow-list, and the

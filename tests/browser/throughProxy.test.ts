@@ -90,3 +90,75 @@ describe('a phone through nginx in Chromium', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('a phone through nginx under a base path in Chromium', () => {
+  const BASE = '/webbridge';
+  let certificate: ProxyCertificate;
+  let host: TestHost;
+  let proxy: RunningProxy;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    assertWebBuilt();
+    certificate = await proxyCertificate();
+    const port = await freePort();
+    host = await startTestHost({
+      echoDelayMs: 30,
+      publicUrl: `https://${PROXY_NAME}:${port}${BASE}`,
+      trustProxy: ['loopback'],
+    });
+    // Only /webbridge/ of the name reaches the host: a page, asset or API call that forgot the
+    // base path gets nginx's 404.
+    proxy = await startProxy({ kind: 'nginx', certificate, upstreamPort: host.port, port, basePath: BASE });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        ...CHROMIUM_ARGS,
+        `--host-resolver-rules=MAP ${PROXY_NAME} 127.0.0.1`,
+        `--ignore-certificate-errors-spki-list=${spkiHash(certificate.certFile)}`,
+      ],
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await proxy?.stop();
+    await host?.close(true);
+  });
+
+  it('serves the page, its assets, manifest, service worker and API under the base path', async () => {
+    const link = `${host.host.pairUrls[0]}/#pair=${host.host.bridge.pairingToken('control')}`;
+    expect(link).toMatch(new RegExp(`^${proxy.url}${BASE}/#pair=`));
+    const { page, problems } = await openPage(browser, link, PHONE);
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      if (!new URL(request.url()).pathname.startsWith(`${BASE}/`)) outside.push(request.url());
+    });
+    await page.getByLabel('Device name').fill('Phone under a path');
+    await page.getByRole('button', { name: 'Pair' }).click();
+    await page.locator('.badge[data-status="live"]').waitFor();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('under a base path');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect
+      .poll(() => page.locator('.message-assistant').last().textContent(), { timeout: 10_000 })
+      .toContain('under a base path');
+    await expect
+      .poll(() => page.evaluate('navigator.serviceWorker.getRegistration().then((r) => r?.scope ?? null)'), {
+        timeout: 10_000,
+      })
+      .toBe(`${proxy.url}${BASE}/`);
+    const manifest = (await page.evaluate(
+      "fetch(document.querySelector('link[rel=manifest]').href).then((r) => r.json())",
+    )) as { start_url: string; scope: string };
+    expect(manifest).toMatchObject({ start_url: './', scope: './' });
+    expect(outside).toEqual([]);
+    await shot(page, 'phone-under-base-path');
+    expect(problems).toEqual([]);
+  });
+
+  it('sends the bare base path to its folder', async () => {
+    const { page } = await openPage(browser, `${proxy.url}${BASE}`, PHONE);
+    expect(page.url()).toBe(`${proxy.url}${BASE}/`);
+    await page.getByLabel('Access code').waitFor();
+  });
+});

@@ -49,6 +49,11 @@ export interface ProxyOptions {
    * X-Accel-Buffering`, gzip on for event streams), as a carelessly configured proxy does.
    */
   readonly buffering?: boolean;
+  /**
+   * nginx only: serve the host under this path alone (`/webbridge`), passed on as it is, as a
+   * proxy that mounts several apps on one name does; nothing else of the name reaches the host.
+   */
+  readonly basePath?: string;
 }
 
 /** A proxy running as a child process. */
@@ -104,7 +109,7 @@ http {
     # Uploads up to the host's limit (25 MiB by default), streamed as they arrive.
     client_max_body_size 30m;
     proxy_request_buffering off;
-    location / {
+    location ${options.basePath === undefined ? '/' : `${options.basePath}/`} {
       proxy_pass http://127.0.0.1:${options.upstreamPort};
       proxy_http_version 1.1;
       proxy_set_header Connection "";

@@ -8,8 +8,12 @@
 const BUILD = 'dev';
 const SHELL = [];
 const CACHE = `webbridge-shell-${BUILD}`;
-const OFFLINE = '/offline.html';
-const STATIC = [OFFLINE, '/offline.css', '/offline.js', '/manifest.webmanifest', '/icons/icon-192.png'];
+// Where the app lives: `/`, or a base path (a proxy's mount point). Every URL below is under it.
+const BASE = new URL('./', self.location.href).pathname;
+const OFFLINE = `${BASE}offline.html`;
+const STATIC = [OFFLINE, 'offline.css', 'offline.js', 'manifest.webmanifest', 'icons/icon-192.png'].map(
+  (file) => (file.startsWith('/') ? file : `${BASE}${file}`),
+);
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -72,10 +76,10 @@ self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/')) return;
+  if (url.origin !== self.location.origin || url.pathname.startsWith(`${BASE}api/`)) return;
   if (request.mode === 'navigate') event.respondWith(navigate(request));
-  else if (url.pathname.startsWith('/assets/')) event.respondWith(cacheFirst(request));
-  else if (url.pathname.startsWith('/icons/') || STATIC.includes(url.pathname))
+  else if (url.pathname.startsWith(`${BASE}assets/`)) event.respondWith(cacheFirst(request));
+  else if (url.pathname.startsWith(`${BASE}icons/`) || STATIC.includes(url.pathname))
     event.respondWith(networkFirst(request));
 });
 
@@ -88,7 +92,7 @@ self.addEventListener('notificationclick', (event) => {
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
       const open = windows[0];
-      return open ? open.focus() : self.clients.openWindow('/');
+      return open ? open.focus() : self.clients.openWindow(BASE);
     }),
   );
 });
@@ -117,7 +121,7 @@ const ENGLISH = {
   replyFinished: 'Reply finished',
   replyFailed: 'Reply failed',
 };
-const ICON = '/icons/icon-192.png';
+const ICON = `${BASE}icons/icon-192.png`;
 
 async function pushStrings() {
   try {
@@ -212,7 +216,7 @@ self.addEventListener('push', (event) => {
 
 /** Opens the app (an open window first) at `target`: `?approval=` or `?conversation=`. */
 async function openApp(target) {
-  const url = new URL(`/?${new URLSearchParams(target)}`, self.location.origin).href;
+  const url = new URL(`${BASE}?${new URLSearchParams(target)}`, self.location.origin).href;
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const open = windows[0];
   if (open) {
@@ -230,7 +234,7 @@ async function openApp(target) {
  */
 async function decideFromNotification(payload, decision) {
   try {
-    const response = await fetch('/api/push/decide', {
+    const response = await fetch(`${BASE}api/push/decide`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ token: payload.token, decision }),

@@ -34,6 +34,8 @@ const BUFFERED_AFTER_MS = 1_000;
  */
 export async function checkUrl(url: string, options: CheckUrlOptions = {}): Promise<Finding[]> {
   const target = new URL(url);
+  // Paths below are relative to the public URL, which may carry a base path.
+  const base = new URL(target.href.endsWith('/') ? target.href : `${target.href}/`);
   const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
   const name = target.hostname.replace(/^\[|\]$/g, '');
   const ca = options.ca === undefined ? undefined : [...rootCertificates, options.ca];
@@ -46,7 +48,7 @@ export async function checkUrl(url: string, options: CheckUrlOptions = {}): Prom
       line: 'certificate: none (http): a phone gets no service worker, push or app',
     });
   const get = (path: string, headers: Record<string, string>) =>
-    (target.protocol === 'https:' ? httpsRequest : httpRequest)(new URL(path, target), {
+    (target.protocol === 'https:' ? httpsRequest : httpRequest)(new URL(path.slice(1), base), {
       headers,
       ...(ca === undefined ? {} : { ca }),
       ...(lookup === undefined ? {} : { lookup }),
@@ -58,7 +60,7 @@ export async function checkUrl(url: string, options: CheckUrlOptions = {}): Prom
   if (locale instanceof Error) {
     findings.push({
       verdict: 'fail',
-      line: `host: no answer at ${target.origin}/api/locale (${locale.message})`,
+      line: `host: no answer at ${base.href}api/locale (${locale.message})`,
     });
     return findings;
   }

@@ -51,7 +51,10 @@ describe('parseServeArgs', () => {
     );
     expect(() => parseServeArgs(['--public-url', 'http://box.example'], {})).toThrow(/must be https/);
     expect(() => parseServeArgs(['--public-url', 'box.example'], {})).toThrow(/must be a URL/);
-    expect(() => parseServeArgs(['--public-url', 'https://box.example/webbridge'], {})).toThrow(/path/);
+    expect(parseServeArgs(['--public-url', 'https://box.example/webbridge/'], {}).publicUrl).toBe(
+      'https://box.example/webbridge',
+    );
+    expect(() => parseServeArgs(['--public-url', 'https://box.example/a%2F..'], {})).toThrow(/plain path/);
     expect(() => parseServeArgs(['--public-url', 'https://u:p@box.example'], {})).toThrow(/name and a port/);
     expect(() => parseServeArgs(['--trust-proxy', 'not-an-address'], {})).toThrow(/--trust-proxy/);
     expect(() => parseServeArgs(['--trust-proxy', '10.0.0.0/33'], {})).toThrow(/--trust-proxy/);

@@ -80,8 +80,9 @@ Options:
   --language <tag>        the web page's language: en, de, fr, es, pt-BR, zh-CN, ja or ar
                           (default: the locale in LC_ALL, LC_MESSAGES or LANG; else en)
   --public-url <url>      the https URL phones use through a proxy or a tailnet, e.g.
-                          https://box.tailnet.ts.net: the QR code and links use it and the
-                          Host check accepts its name (or WEBBRIDGE_PUBLIC_URL)
+                          https://box.tailnet.ts.net or https://example.org/webbridge: the
+                          QR code and links use it, the Host check accepts its name and a
+                          path mounts the app there (or WEBBRIDGE_PUBLIC_URL)
   --trust-proxy <addr>    a proxy whose X-Forwarded-For/-Proto/-Host and Forwarded headers
                           count: an address, a CIDR range or loopback; repeatable (default:
                           none, the headers are ignored)
@@ -219,10 +220,11 @@ function publicUrlOf(value: string | undefined): string | undefined {
   if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
     throw new Error('--public-url takes a scheme, a name and a port only.');
   }
-  if (url.pathname !== '/') {
-    throw new Error('--public-url cannot have a path yet: serve the bridge at the root of its name.');
+  // A base path (a proxy's or Tailscale Serve's mount point): plain segments only.
+  if (!/^(\/[A-Za-z0-9._~-]+)*\/?$/.test(url.pathname)) {
+    throw new Error('--public-url takes a plain path such as /webbridge, or none.');
   }
-  return `${url.protocol}//${url.host}`;
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** The `--trust-proxy` entries (repeatable or comma-separated), each checked. */
