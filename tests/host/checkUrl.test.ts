@@ -87,6 +87,32 @@ describe('webbridge check-url', () => {
     );
   });
 
+  it('checks a public URL with a base path', async () => {
+    const mounted = await startTestHost({
+      heartbeatMs: 500,
+      publicUrl: `https://${PROXY_NAME}/webbridge`,
+      trustProxy: ['loopback'],
+    });
+    try {
+      const proxy = await startProxy({
+        kind: 'nginx',
+        certificate,
+        upstreamPort: mounted.port,
+        port: await freePort(),
+        basePath: '/webbridge',
+      });
+      proxies.push(proxy);
+      const findings = await check(`${proxy.url}/webbridge`);
+      expect(
+        findings.map((f) => f.verdict),
+        JSON.stringify(findings),
+      ).not.toContain('fail');
+      expect(line(findings, 'heartbeat')?.verdict).toBe('ok');
+    } finally {
+      await mounted.close(true);
+    }
+  });
+
   it('runs as `webbridge check-url`, printing one line each and exiting 1 on a failure', async () => {
     const proxy = proxies[0]!;
     const dir = mkdtempSync(join(tmpdir(), 'webbridge-check-'));
