@@ -16,6 +16,11 @@ export interface ResolvedClient {
 
 /** Each request's resolution, made once by the front door and read by everything after it. */
 const resolved = new WeakMap<object, ResolvedClient>();
+/**
+ * Whether any request was resolved in this process: until then (no `--trust-proxy`, the usual
+ * case) the readers below skip the map, and every answer's hardening costs nothing more.
+ */
+let anyResolved = false;
 
 /**
  * The proxies whose forwarded headers (`Forwarded`, `X-Forwarded-For`, `-Proto`, `-Host`) are
@@ -57,18 +62,19 @@ export class TrustedProxies {
           : fromForwarded(forwarded, socket, trusted);
     }
     resolved.set(head, client);
+    anyResolved = true;
     return client;
   }
 }
 
 /** The real client address of a request the front door admitted; the socket's otherwise. */
 export function clientAddressOf(head: RequestHead): string {
-  return resolved.get(head)?.address ?? head.socket?.remoteAddress ?? 'local';
+  return (anyResolved ? resolved.get(head)?.address : undefined) ?? head.socket?.remoteAddress ?? 'local';
 }
 
 /** What a trusted proxy forwarded about `head` (scheme, host), or undefined when none did. */
 export function forwardedOf(head: object | undefined): ResolvedClient | undefined {
-  if (head === undefined) return undefined;
+  if (head === undefined || !anyResolved) return undefined;
   const client = resolved.get(head);
   return client?.proxied === true ? client : undefined;
 }
