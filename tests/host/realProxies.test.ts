@@ -160,6 +160,15 @@ describe.each<ProxyKind>(['nginx', 'caddy'])('the host behind %s', (kind) => {
     expect((await request(`${PROXY_NAME}:${proxyPort}`)).status).toBe(200);
   });
 
+  it('believes the address the proxy saw, not a Forwarded header the client wrote', async () => {
+    // Both proxies pass a client's Forwarded on untouched and write X-Forwarded-For. (A client's
+    // own X-Forwarded-For is walked past only up to a trusted address, and this client is on
+    // loopback, which is trusted here: tests/http/trustedProxies.test.ts covers that walk.)
+    const answer = await phone(`${proxy.url}/api/locale`, { headers: { Forwarded: 'for=203.0.113.50' } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-webbridge-client-address')).toBe('127.0.0.1');
+  });
+
   it('streams a reply word by word, not buffered into one piece', async () => {
     const stream = await openEvents(proxy.url, auth(), '', phone);
     try {

@@ -150,6 +150,15 @@ describe('forwarded headers from the trusted proxy', () => {
     expect(framed.status).toBe(200);
   });
 
+  it('believe the X-Forwarded-For the proxy wrote over a Forwarded the client wrote', async () => {
+    // nginx and Caddy write X-Forwarded-For and pass a client's Forwarded on untouched.
+    const forged = await get(host.port, '/api/locale', PROXY, {
+      'X-Forwarded-For': '198.51.100.20',
+      Forwarded: 'for=203.0.113.50',
+    });
+    expect(forged.headers['x-webbridge-client-address']).toBe('198.51.100.20');
+  });
+
   it('show the forwarded client in the list of connections', async () => {
     const ready = new Promise<void>((resolve, reject) => {
       const req = request(

@@ -55,9 +55,11 @@ export class TrustedProxies {
     const socket = head.socket?.remoteAddress ?? 'local';
     let client: ResolvedClient = { address: socket, proxied: false };
     if (isIP(socket) !== 0 && trusted(socket, 0)) {
+      // X-Forwarded-For first: nginx, Caddy, Tailscale Serve and cloudflared write it and pass a
+      // client's own `Forwarded` on untouched, so that one is read only when there is no other.
       const forwarded = single(head.headers.forwarded);
       client =
-        forwarded === undefined
+        forwarded === undefined || head.headers['x-forwarded-for'] !== undefined
           ? fromXForwarded(head, socket, trusted)
           : fromForwarded(forwarded, socket, trusted);
     }
@@ -96,8 +98,8 @@ function fromXForwarded(
 }
 
 /**
- * The client of an RFC 7239 `Forwarded` header, which wins over the `X-Forwarded-*` ones when
- * both came: its `for=` hops as a chain; `proto=` and `host=` of its first element.
+ * The client of an RFC 7239 `Forwarded` header, read when no `X-Forwarded-For` came: its `for=`
+ * hops as a chain; `proto=` and `host=` of its first element.
  */
 function fromForwarded(
   value: string,
