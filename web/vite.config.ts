@@ -20,6 +20,9 @@ export default defineConfig(() => ({
   },
   // The build copies public/ (manifest, icons, the offline page).
   publicDir: 'public',
+  // Relative URLs throughout: the page works at the root of a name and under a base path
+  // (`--public-url https://name/webbridge`, a proxy's or Tailscale Serve's mount point).
+  base: './',
   build: {
     outDir: 'dist',
     emptyOutDir: true,

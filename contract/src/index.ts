@@ -87,6 +87,7 @@ export type { AccessLevel } from './limits';
 export {
   ACCESS_HEADER,
   ACTION_ID_TTL_MS,
+  CLIENT_ADDRESS_HEADER,
   DEFAULT_HEARTBEAT_MS,
   DEFAULT_MEDIA_TTL_MS,
   DEFAULT_UPLOAD_LIMIT,

@@ -16,6 +16,13 @@ export const PROTOCOL_HEADER = 'X-Webbridge-Protocol';
  */
 export const ACCESS_HEADER = 'X-Webbridge-Access';
 
+/**
+ * Response header of GET /api/locale: the client address the host saw, after any trusted
+ * proxy's forwarded headers (`--trust-proxy`). `webbridge check-url` reads it to tell whether a
+ * proxy's forwarding is believed; it tells a client nothing but its own address.
+ */
+export const CLIENT_ADDRESS_HEADER = 'X-Webbridge-Client-Address';
+
 /** What a presented code allows: everything, or watching. */
 export type AccessLevel = 'control' | 'view';
 

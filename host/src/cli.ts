@@ -1,5 +1,6 @@
 #!/usr/bin/env -S node --max-semi-space-size=2
 import { chooseAccessCode, chooseViewCode, forgetCode, keepCode } from './cli/accessCodes';
+import { checkUrlCommand } from './cli/checkUrlCommand';
 import { cliLogging } from './cli/cliLogging';
 import { authorityBanner, connectionBanner } from './cli/connectionBanner';
 import { languageFromEnvironment } from './cli/languageFromEnvironment';
@@ -7,7 +8,7 @@ import { parseServeArgs, SERVE_HELP, type ServeConfig } from './cli/parseServeAr
 import { handOverSecrets, receiveSecrets } from './cli/secretHandover';
 import { startConsole } from './cli/startConsole';
 import { createModelProviders } from './models/createModelProviders';
-import { startHost } from './startHost';
+import { type RunningHost, startHost } from './startHost';
 
 /** Longest time shutdown may take before the process exits anyway. */
 const SHUTDOWN_BUDGET_MS = 1_800;
@@ -64,6 +65,10 @@ async function serve(config: ServeConfig): Promise<void> {
     ...(config.heartbeatMs === undefined ? {} : { heartbeatMs: config.heartbeatMs }),
     ...(config.mediaTtlMs === undefined ? {} : { mediaTtlMs: config.mediaTtlMs }),
     ...(config.uploadLimit === undefined ? {} : { uploadLimit: config.uploadLimit }),
+    ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
+    ...(config.trustProxy.length === 0 ? {} : { trustProxy: config.trustProxy }),
+    keepAwake: config.keepAwake,
+    keepAwakeLog: (message) => process.stderr.write(`webbridge: ${message}\n`),
   });
   // Handlers first: a signal that arrives while the banner is drawn still shuts down cleanly.
   let closeConsole: (() => void) | undefined;
@@ -98,8 +103,10 @@ async function serve(config: ServeConfig): Promise<void> {
     );
   }
   if (viewCode !== undefined) process.stdout.write(`view code (watch only): ${viewCode}\n`);
+  if (config.publicUrl !== undefined) process.stdout.write(`public URL: ${config.publicUrl}\n`);
+  process.stdout.write(`${keepAwakeLine(host.keepAwake)}\n`);
   // The QR code and the printed link carry a one-time pairing token, never the code.
-  process.stdout.write(`${await connectionBanner(host.address.urls, host.bridge.pairingToken('control'))}\n`);
+  process.stdout.write(`${await connectionBanner(host.pairUrls, host.bridge.pairingToken('control'))}\n`);
   if (host.address.authority) process.stdout.write(`${await authorityBanner(host.address.authority)}\n`);
 
   if (config.console && process.stdin.isTTY && !stopping) {
@@ -127,10 +134,24 @@ async function serve(config: ServeConfig): Promise<void> {
   }
 }
 
+/** What the banner says about keeping the machine awake. */
+function keepAwakeLine(keepAwake: RunningHost['keepAwake']): string {
+  if (keepAwake === undefined)
+    return 'keep awake: off (--no-keep-awake): the machine may sleep during a reply';
+  const { inhibitor } = keepAwake;
+  return inhibitor.kind === 'command'
+    ? `keep awake: with ${inhibitor.name} while a reply runs or an approval waits`
+    : `keep awake: unavailable (${inhibitor.reason}): the machine may sleep during a reply`;
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(SERVE_HELP);
+    return;
+  }
+  if (command === 'check-url') {
+    process.exitCode = await checkUrlCommand(rest, process.env, (text) => process.stdout.write(text));
     return;
   }
   if (command !== 'serve') {

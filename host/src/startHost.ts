@@ -15,6 +15,8 @@ import { createHostAdapter } from './adapter/createHostAdapter';
 import { hostLocale } from './adapter/hostLocale';
 import type { ChatController } from './controller/ChatController';
 import { openChatController } from './controller/openChatController';
+import { inhibitorFor } from './keepAwake/inhibitorFor';
+import { KeepAwake } from './keepAwake/KeepAwake';
 import { McpServers } from './mcp/McpServers';
 import type { McpLog, McpTuning } from './mcp/McpTuning';
 import { loadMcpConfig } from './mcp/mcpConfig';
@@ -74,6 +76,18 @@ export interface StartHostOptions {
    * (`--push-reply-titles`) and delivery reports.
    */
   readonly push?: false | Omit<HostPushOptions, 'dataDir'>;
+  /** The URL phones reach the host at through a proxy or a tailnet (its name passes the Host check). */
+  readonly publicUrl?: string;
+  /** Proxies whose forwarded headers count: addresses, CIDR ranges or `loopback`. @default none */
+  readonly trustProxy?: readonly string[];
+  /**
+   * Keep the machine from sleeping while a reply runs or an approval waits (systemd-inhibit,
+   * caffeinate; `env` is where its PATH is read, for tests). The CLI turns it on.
+   * @default false
+   */
+  readonly keepAwake?: boolean | { readonly env: Readonly<Record<string, string | undefined>> };
+  /** Where a failing inhibitor is reported. @default nowhere */
+  readonly keepAwakeLog?: (message: string) => void;
 }
 
 /** A host running in this process. */
@@ -87,9 +101,16 @@ export interface RunningHost {
   readonly push: HostPush | undefined;
   /** The MCP servers, when the config names any. */
   readonly mcp: McpServers | undefined;
+  /** What keeps the machine awake during replies and approvals, unless started without it. */
+  readonly keepAwake: KeepAwake | undefined;
   readonly address: ListeningAddress;
   /** `http(s)://<hostname>:<port>` with the real port. */
   readonly url: string;
+  /**
+   * What a phone opens to pair (QR codes, links): the public URL when there is one (a proxy or
+   * a tailnet), else every address the listener can be reached at.
+   */
+  readonly pairUrls: readonly string[];
   /** Stops the bridge (streams and listener), every reply, and closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -142,6 +163,8 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     ...(options.mediaTtlMs === undefined ? {} : { mediaTtlMs: options.mediaTtlMs }),
     ...(options.uploadLimit === undefined ? {} : { uploadLimit: options.uploadLimit }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...options.tuning,
   });
   // A forgotten device (console, a page, a rotated code) loses its push subscription and tokens.
@@ -172,6 +195,14 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     controller.close();
     throw error;
   }
+  const keepAwake = keepAwakeOf(options);
+  // Held from the first word of a reply, or while an approval waits, until both are over.
+  const stopWatching =
+    keepAwake &&
+    controller.subscribe(() => {
+      const state = controller.readState();
+      keepAwake.set(state.conversations.run.state !== 'idle' || state.approvals.length > 0);
+    });
   let closing: Promise<void> | undefined;
   return {
     bridge,
@@ -180,10 +211,14 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     controller,
     push,
     mcp,
+    keepAwake,
     address,
+    pairUrls: options.publicUrl === undefined ? address.urls : [options.publicUrl],
     url: `${address.scheme}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${address.port}`,
     close() {
       closing ??= (async () => {
+        stopWatching?.();
+        keepAwake?.close();
         try {
           await bridge.stop();
         } finally {
@@ -195,6 +230,14 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
       return closing;
     },
   };
+}
+
+/** The keep-awake a host was asked for, or undefined. */
+function keepAwakeOf(options: StartHostOptions): KeepAwake | undefined {
+  const wanted = options.keepAwake ?? false;
+  if (wanted === false) return undefined;
+  const env = wanted === true ? process.env : wanted.env;
+  return new KeepAwake(inhibitorFor(process.platform, env, process.pid), options.keepAwakeLog);
 }
 
 /** The built web client of @webbridge/web, or undefined when it is not installed or not built. */

@@ -11,6 +11,7 @@ import { renderProblem } from './errors/renderProblem';
 import type { EventHub } from './events/EventHub';
 import type { AccessCodes } from './guards/AccessCodes';
 import type { AuthThrottle } from './guards/AuthThrottle';
+import type { TrustedProxies } from './guards/clientAddress';
 import { frontDoor } from './guards/frontDoor';
 import { headOf } from './guards/RequestHead';
 import type { HostAdapter } from './HostAdapter';
@@ -43,6 +44,8 @@ export interface AppDeps {
   /** Forgets a device and ends what it held (streams, media ids); false when it is unknown. */
   readonly forgetDevice: (id: string) => boolean;
   readonly allowedHosts: () => ReadonlySet<string>;
+  /** The proxies whose forwarded headers count (clientAddress.ts). */
+  readonly proxies: TrustedProxies;
   readonly hub: EventHub;
   readonly wire: WireMapper;
   readonly media: MediaRegistry;

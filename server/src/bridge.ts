@@ -37,6 +37,18 @@ export interface BridgeOptions {
   readonly uploadLimit?: number;
   /** Log level of the bridge's pino logger, or `silent`. @default 'info' */
   readonly logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /**
+   * The URL phones use when they reach the host through a proxy or a tailnet
+   * (`https://name[:port][/base]`): its name is accepted by the Host check besides the host's
+   * own; with a path, the app answers under it as well as at the root.
+   */
+  readonly publicUrl?: string;
+  /**
+   * Proxies whose `Forwarded` / `X-Forwarded-For`, `-Proto`, `-Host` headers count: addresses,
+   * CIDR ranges or `loopback`. From any other connection those headers are ignored.
+   * @default none
+   */
+  readonly trustProxy?: readonly string[];
 }
 
 /**

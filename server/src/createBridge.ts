@@ -24,6 +24,8 @@ import { EventHub } from './events/EventHub';
 import type { ConnectionInfo } from './events/Subscription';
 import { AccessCodes } from './guards/AccessCodes';
 import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
+import { TrustedProxies } from './guards/clientAddress';
+import { hostnameOf } from './guards/hostGuard';
 import { createLogger } from './logging/createLogger';
 import { describeError } from './logging/describeError';
 import { holderOf, MediaRegistry } from './media/MediaRegistry';
@@ -106,7 +108,14 @@ export interface BridgeTuning {
  */
 export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   const codes = new AccessCodes(options.accessCode, options.viewCode);
-  let allowed: ReadonlySet<string> = ownHostnames('127.0.0.1');
+  // The public URL's name is the server's too: a proxy or Tailscale Serve passes it on as Host.
+  const publicUrl = options.publicUrl === undefined ? undefined : new URL(options.publicUrl);
+  const publicHost = publicUrl === undefined ? undefined : hostnameOf(publicUrl.host);
+  // A public URL with a path mounts the app there too (adapters/basePath.ts).
+  const basePath = publicUrl?.pathname.replace(/\/+$/, '') || undefined;
+  const withPublic = (own: ReadonlySet<string>): ReadonlySet<string> =>
+    publicHost === undefined ? own : new Set([...own, publicHost]);
+  let allowed: ReadonlySet<string> = withPublic(ownHostnames('127.0.0.1'));
   let listener: NodeListener | undefined;
   let secured: SecuredListener | undefined;
   let stopped = false;
@@ -145,6 +154,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
     pairings: new PairingRate(options.pairingRate, now),
     forgetDevice,
     allowedHosts: () => allowed,
+    proxies: new TrustedProxies(options.trustProxy),
     hub,
     wire,
     media,
@@ -170,15 +180,15 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
       // Certificates are checked before anything listens: a bad pair starts nothing.
       secured = await secureListener(hostname, transport, () => allowed);
       await removeStaleParts(options.uploadDir);
-      listener = await listenNode(app, port, hostname, secured.serving, lane);
-      allowed = ownHostnames(hostname);
+      listener = await listenNode(app, port, hostname, secured.serving, lane, basePath);
+      allowed = withPublic(ownHostnames(hostname));
       if (isWildcard(hostname) || secured.authority) {
         // Interface addresses change (DHCP, a new Wi-Fi): refresh the Host allow-list, and the
         // serving certificate's names with it (it is renewed near its end too).
         const live = listener;
         const renew = secured.refresh;
         hostRefresh = setInterval(() => {
-          if (isWildcard(hostname)) allowed = ownHostnames(hostname);
+          if (isWildcard(hostname)) allowed = withPublic(ownHostnames(hostname));
           renew().then(
             (next) => next && live.setCertificate(next),
             (error: unknown) => logger.error({ err: describeError(error) }, 'certificate renewal failed'),

@@ -29,6 +29,7 @@ export type { Latest, NextSend, SentState } from './events/nextSend';
 export { deltaEventOf, nextSend, snapshotEventOf } from './events/nextSend';
 export type { ConnectionInfo } from './events/Subscription';
 export type { AuthThrottleOptions } from './guards/AuthThrottle';
+export { TrustedProxies } from './guards/clientAddress';
 export type {
   ActionOrigin,
   CompletedUpload,

@@ -15,6 +15,7 @@ const BENCHMARKS = [
   'resumeRing',
   'stayingCurrent',
   'slowPhone',
+  'proxyDelay',
 ];
 
 console.log(`webbridge benchmarks — ${new Date().toISOString()}, Node ${process.version}`);

@@ -40,7 +40,8 @@ describe('installable over HTTPS: manifest, icons, service worker, offline page'
   it('links a manifest with standalone display and any + maskable PNG icons that load', async () => {
     const { page, problems, context } = await openPage(browser, `${h.url}/`, PHONE);
     try {
-      expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe('/manifest.webmanifest');
+      // Relative, so the app works under a base path too (tests/browser/throughProxy.test.ts).
+      expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe('./manifest.webmanifest');
       const manifest = (await page.evaluate(
         "fetch('/manifest.webmanifest').then(async (r) => ({ type: r.headers.get('content-type'), body: await r.json() }))",
       )) as {
@@ -48,7 +49,7 @@ describe('installable over HTTPS: manifest, icons, service worker, offline page'
         body: { display: string; start_url: string; icons: ManifestIcon[]; name: string };
       };
       expect(manifest.type).toMatch(/application\/manifest\+json/);
-      expect(manifest.body).toMatchObject({ name: 'webbridge', display: 'standalone', start_url: '/' });
+      expect(manifest.body).toMatchObject({ name: 'webbridge', display: 'standalone', start_url: './' });
       const purposes = manifest.body.icons.map((icon) => icon.purpose);
       expect(purposes).toContain('maskable');
       expect(manifest.body.icons.some((icon) => icon.sizes === '512x512' && icon.purpose === 'any')).toBe(

@@ -7,6 +7,8 @@ export interface SseEvent {
   readonly data: string;
   /** Bytes of the frame on the wire, as the server frames it (`event:`, `id:`, `data:` lines). */
   readonly bytes: number;
+  /** When it was parsed (`performance.now()`). */
+  readonly at: number;
 }
 
 /** An open event stream read with fetch and a real SSE parser. */
@@ -21,21 +23,31 @@ export interface SseConnection {
   close(): void;
 }
 
-/** Opens GET /api/events with the given headers (and query, e.g. `?frames=compact`). */
+/**
+ * Opens GET /api/events with the given headers (and query, e.g. `?frames=compact`), with
+ * `fetchImpl` when given (one that trusts a test authority, through a proxy).
+ */
 export async function openEvents(
   url: string,
   headers: Record<string, string>,
   query = '',
+  fetchImpl: typeof fetch = fetch,
 ): Promise<SseConnection> {
   const abort = new AbortController();
-  const response = await fetch(`${url}/api/events${query}`, { headers, signal: abort.signal });
+  const response = await fetchImpl(`${url}/api/events${query}`, { headers, signal: abort.signal });
   const queue: SseEvent[] = [];
   let wake: (() => void) | undefined;
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
       const event = message.event ?? 'message';
       const frame = `event:${event}\n${message.id === undefined ? '' : `id:${message.id}\n`}data:${message.data}\n\n`;
-      queue.push({ event, id: message.id, data: message.data, bytes: Buffer.byteLength(frame) });
+      queue.push({
+        event,
+        id: message.id,
+        data: message.data,
+        bytes: Buffer.byteLength(frame),
+        at: performance.now(),
+      });
       wake?.();
     },
   });

@@ -37,6 +37,15 @@ export interface TestHostOptions {
    * tests pair many browsers from loopback. @default 1000
    */
   readonly pairingBurst?: number;
+
+  /** The public URL (a proxy's name the Host check accepts). */
+  readonly publicUrl?: string;
+  /** Proxies whose forwarded headers count. */
+  readonly trustProxy?: readonly string[];
+  /** Keep the machine awake during replies (with the inhibitor found on this PATH). */
+  readonly keepAwake?: StartHostOptions['keepAwake'];
+  /** Where a failing inhibitor is reported. */
+  readonly keepAwakeLog?: (message: string) => void;
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -68,6 +77,10 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     uploadLimit: options.uploadLimit ?? 25 * 1024 * 1024,
     logLevel: options.logLines ? 'info' : 'silent',
     ...(options.providers ? { providers: options.providers } : {}),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    ...(options.keepAwake === undefined ? {} : { keepAwake: options.keepAwake }),
+    ...(options.keepAwakeLog === undefined ? {} : { keepAwakeLog: options.keepAwakeLog }),
     tuning: {
       authThrottle: {
         freeFailures: options.freeAuthFailures ?? 1000,

@@ -5,7 +5,8 @@ import type { RawResponse } from './rawHttp';
  * Sends bytes exactly as given over TLS to 127.0.0.1:`port`, trusting only `caPem` (the name
  * checked is 127.0.0.1, as a browser opening https://127.0.0.1 checks it), and reads one
  * response until the server closes, the declared body has arrived, or `timeoutMs` passes.
- * fetch cannot send a foreign Host header; this can.
+ * fetch cannot send a foreign Host header; this can. `servername`: the name asked for (SNI) and
+ * checked instead (a proxy's name).
  */
 export function tlsRawRequest(
   port: number,
@@ -13,9 +14,10 @@ export function tlsRawRequest(
   head: string[],
   body: string | Buffer = '',
   timeoutMs = 5000,
+  servername?: string,
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const socket = connectTls({ port, host: '127.0.0.1', ca: caPem });
+    const socket = connectTls({ port, host: '127.0.0.1', ca: caPem, ...(servername ? { servername } : {}) });
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
       socket.destroy();

@@ -47,7 +47,7 @@ export function checkCode(code: string, where: string): void {
 }
 
 /** The code kept in the data dir, if any (a damaged file counts as none). */
-function keptCode(dataDir: string, kind: CodeKind): string | undefined {
+export function keptCode(dataDir: string, kind: CodeKind): string | undefined {
   try {
     const code = fs.readFileSync(path.join(dataDir, KEPT[kind]), 'utf8').trim();
     checkCode(code, kind);

@@ -26,7 +26,40 @@ describe('parseServeArgs', () => {
       help: false,
       openai: undefined,
       pushReplyTitles: false,
+
+      publicUrl: undefined,
+      trustProxy: [],
+      keepAwake: true,
     });
+  });
+
+  it('reads the public URL and the trusted proxies', () => {
+    const config = parseServeArgs(
+      [
+        '--public-url',
+        'https://Box.tailnet.ts.net:443/',
+        '--trust-proxy',
+        'loopback',
+        '--trust-proxy',
+        '10.0.0.0/8, 192.168.1.2',
+      ],
+      {},
+    );
+    expect(config.publicUrl).toBe('https://box.tailnet.ts.net');
+    expect(config.trustProxy).toEqual(['loopback', '10.0.0.0/8', '192.168.1.2']);
+    expect(parseServeArgs(['--no-keep-awake'], {}).keepAwake).toBe(false);
+    expect(parseServeArgs([], { WEBBRIDGE_PUBLIC_URL: 'https://bridge.example:8443' }).publicUrl).toBe(
+      'https://bridge.example:8443',
+    );
+    expect(() => parseServeArgs(['--public-url', 'http://box.example'], {})).toThrow(/must be https/);
+    expect(() => parseServeArgs(['--public-url', 'box.example'], {})).toThrow(/must be a URL/);
+    expect(parseServeArgs(['--public-url', 'https://box.example/webbridge/'], {}).publicUrl).toBe(
+      'https://box.example/webbridge',
+    );
+    expect(() => parseServeArgs(['--public-url', 'https://box.example/a%2F..'], {})).toThrow(/plain path/);
+    expect(() => parseServeArgs(['--public-url', 'https://u:p@box.example'], {})).toThrow(/name and a port/);
+    expect(() => parseServeArgs(['--trust-proxy', 'not-an-address'], {})).toThrow(/--trust-proxy/);
+    expect(() => parseServeArgs(['--trust-proxy', '10.0.0.0/33'], {})).toThrow(/--trust-proxy/);
   });
 
   it('reads every flag, with repeatable workspace roots', () => {

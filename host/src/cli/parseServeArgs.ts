@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BridgeOptions } from '@webbridge/server';
+import { type BridgeOptions, TrustedProxies } from '@webbridge/server';
 import { type HostLanguage, matchHostLanguage } from '../adapter/connectionStrings';
 import type { OpenAiConfig } from '../models/createModelProviders';
 import { type ChosenCode, checkCode, readCodeFile } from './accessCodes';
@@ -42,10 +42,18 @@ export interface ServeConfig {
   readonly language: HostLanguage | undefined;
   /** `--push-reply-titles`: a reply's push carries its conversation's title. */
   readonly pushReplyTitles: boolean;
+
+  /** `--public-url` (or WEBBRIDGE_PUBLIC_URL): `https://name[:port]` phones reach the host at. */
+  readonly publicUrl: string | undefined;
+  /** `--trust-proxy`: proxies whose forwarded headers count. */
+  readonly trustProxy: readonly string[];
+  /** Off with `--no-keep-awake`: keep the machine awake while a reply runs or an approval waits. */
+  readonly keepAwake: boolean;
 }
 
 /** The text of `webbridge serve --help`. */
 export const SERVE_HELP = `Usage: webbridge serve [options]
+       webbridge check-url <public url> [options]   (see webbridge check-url --help)
 
 Starts the reference host and the bridge, and prints the URL, the access code and a QR code.
 
@@ -76,6 +84,16 @@ Options:
                           (default: the locale in LC_ALL, LC_MESSAGES or LANG; else en)
   --push-reply-titles     a reply's push notification shows its conversation's title (the
                           first line of its first message; off: "Reply finished" alone)
+
+  --public-url <url>      the https URL phones use through a proxy or a tailnet, e.g.
+                          https://box.tailnet.ts.net or https://example.org/webbridge: the
+                          QR code and links use it, the Host check accepts its name and a
+                          path mounts the app there (or WEBBRIDGE_PUBLIC_URL)
+  --trust-proxy <addr>    a proxy whose X-Forwarded-For/-Proto/-Host and Forwarded headers
+                          count: an address, a CIDR range or loopback; repeatable (default:
+                          none, the headers are ignored)
+  --no-keep-awake         let the machine sleep during replies and approvals (default: it is
+                          kept awake with systemd-inhibit or caffeinate where there is one)
   --mcp-config <file>     MCP servers to use as tools, besides <data-dir>/mcp.json
                           ({ "mcpServers": { "<name>": { "command", "args", "env" } or
                           { "url", "headers" } } }; see docs/HOST.md)
@@ -127,6 +145,10 @@ export function parseServeArgs(
       'no-console': { type: 'boolean' },
       'mcp-config': { type: 'string' },
       'push-reply-titles': { type: 'boolean' },
+
+      'public-url': { type: 'string' },
+      'trust-proxy': { type: 'string', multiple: true },
+      'no-keep-awake': { type: 'boolean' },
       language: { type: 'string' },
       'openai-base-url': { type: 'string' },
       'openai-api-key-env': { type: 'string' },
@@ -184,7 +206,53 @@ export function parseServeArgs(
     mcpConfig: values['mcp-config'] === undefined ? undefined : path.resolve(values['mcp-config']),
     language: language === undefined ? undefined : matchHostLanguage(language),
     pushReplyTitles: values['push-reply-titles'] === true,
+
+    publicUrl: publicUrlOf(values['public-url'] ?? emptyAsUndefined(env.WEBBRIDGE_PUBLIC_URL)),
+    trustProxy: trustedProxiesOf(values['trust-proxy'] ?? []),
+    keepAwake: values['no-keep-awake'] !== true,
   };
+}
+
+/**
+ * The public URL, checked and without a trailing slash: https (a phone's service worker, push
+ * and installable app need a secure context, and a proxy or Tailscale Serve gives one), a name
+ * and an optional port, nothing else.
+ */
+function publicUrlOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('--public-url must be a URL such as https://box.tailnet.ts.net.');
+  }
+  if (url.protocol !== 'https:') throw new Error('--public-url must be https (the proxy terminates TLS).');
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw new Error('--public-url takes a scheme, a name and a port only.');
+  }
+  // A base path (a proxy's or Tailscale Serve's mount point): plain segments only.
+  if (!/^(\/[A-Za-z0-9._~-]+)*\/?$/.test(url.pathname)) {
+    throw new Error('--public-url takes a plain path such as /webbridge, or none.');
+  }
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The `--trust-proxy` entries (repeatable or comma-separated), each checked. */
+function trustedProxiesOf(values: readonly string[]): string[] {
+  const entries = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  try {
+    new TrustedProxies(entries);
+  } catch {
+    throw new Error('--trust-proxy takes an address, a CIDR range (10.0.0.0/8) or loopback.');
+  }
+  return entries;
+}
+
+function emptyAsUndefined(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
 function openAiConfig(

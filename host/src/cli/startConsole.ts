@@ -74,7 +74,7 @@ export function startConsole(context: ConsoleContext): () => void {
   };
   // A fresh one-time token each time: the link printed before may have been used already.
   const showQr = async () =>
-    print(await connectionBanner(host.address.urls, host.bridge.pairingToken('control')));
+    print(await connectionBanner(host.pairUrls, host.bridge.pairingToken('control')));
   const when = (time: number) => new Date(time).toLocaleString();
 
   const commands: Record<string, (arg: string) => Promise<void> | void> = {
@@ -104,7 +104,7 @@ export function startConsole(context: ConsoleContext): () => void {
       context.setViewCode(code);
       print(`New view code (watch only): ${code}`);
       print(
-        await connectionBanner(host.address.urls, host.bridge.pairingToken('view'), 'pair a watching device'),
+        await connectionBanner(host.pairUrls, host.bridge.pairingToken('view'), 'pair a watching device'),
       );
     },
     devices: () => {

@@ -137,6 +137,7 @@ export function listenNode(
   hostname: string,
   tls?: TlsServing,
   lane?: NodeLane,
+  basePath?: string,
 ): Promise<NodeListener> {
   const server = tls
     ? (createAdaptorServer({
@@ -146,7 +147,7 @@ export function listenNode(
       }) as unknown as HttpsServer)
     : (createAdaptorServer({ fetch: app.fetch, serverOptions: SERVER_OPTIONS }) as Server);
   server.on('clientError', answerClientError);
-  frameNodeServer(server, app.fetch, lane);
+  frameNodeServer(server, app.fetch, lane, basePath);
   let plainSockets: Set<Duplex> = new Set();
   if (tls) {
     const https = server as HttpsServer;

@@ -5,10 +5,11 @@ import type { BridgeEnv } from '../env';
 import type { AccessCodes } from './AccessCodes';
 import type { AuthThrottle } from './AuthThrottle';
 import { type Admitted, authenticate } from './authGuard';
+import type { TrustedProxies } from './clientAddress';
 import { bodyStillArriving } from './closeWhenUnread';
 import { isControlOnly, isProtected, ROUTE_BY_PATH } from './contractHeaders';
 import { checkHeaders } from './headerGuard';
-import { checkHost } from './hostGuard';
+import { checkForwardedHost, checkHost } from './hostGuard';
 import { headOf, type RequestHead } from './RequestHead';
 
 /** What the front door checks against. */
@@ -18,12 +19,15 @@ export interface FrontDoorDeps {
   readonly throttle: AuthThrottle;
   /** The paired devices, whose credentials are accepted where the code is. */
   readonly devices?: Devices;
+  /** The proxies whose forwarded headers count; none when absent. */
+  readonly proxies?: TrustedProxies;
 }
 
 /**
  * Every guard of every request, in their order: raw header lines and duplicates (before the
  * Host check, which would only see the first of two Hosts), the Host, then for the protected
- * routes (every route the contract does not mark public) the code. Throws the refusal; returns
+ * routes (every route the contract does not mark public) the code. Behind a trusted proxy the
+ * real client is resolved first (clientAddress.ts) and the name it asked for is checked too. Throws the refusal; returns
  * what the code allows, or undefined on a public route. Each check lives in its own guard file;
  * each route then checks its other declared headers against the contract (contractHeaders.ts).
  * Both ways a request travels call this: the Hono middleware below and the Node listener's
@@ -31,7 +35,11 @@ export interface FrontDoorDeps {
  */
 export function admit(head: RequestHead, path: string, deps: FrontDoorDeps): Admitted | undefined {
   checkHeaders(head);
-  checkHost(head, deps.allowedHosts());
+  const allowed = deps.allowedHosts();
+  checkHost(head, allowed);
+  // Once per request, before anything reads the client's address (throttle, streams, devices).
+  const forwardedHost = deps.proxies?.resolve(head)?.host;
+  if (forwardedHost !== undefined) checkForwardedHost(forwardedHost, allowed);
   const route = ROUTE_BY_PATH.get(path);
   if (route === undefined || !isProtected(route)) return undefined;
   return authenticate(head, deps.codes, deps.throttle, deps.devices);

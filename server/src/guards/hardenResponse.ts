@@ -1,6 +1,7 @@
 import { type IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { forwardedOf } from './clientAddress';
 
 /**
  * What every answer carries, whoever writes it: no content sniffing (a JSON or text answer is
@@ -109,10 +110,17 @@ export const HARDENING_LINES = Object.entries(HARDENING)
   .map(([name, value]) => `${name}: ${value}\r\n`)
   .join('');
 
-/** The hardening headers of an answer to `req`: HSTS too over TLS on a name. */
+/**
+ * The hardening headers of an answer to `req`: HSTS too over TLS on a name. Behind a trusted
+ * proxy the client's scheme and name are the ones it forwarded (only a trusted proxy's count).
+ */
 function hardening(req: IncomingMessage | undefined): Readonly<Record<string, string>> {
-  const secure = (req?.socket as Partial<TLSSocket> | undefined)?.encrypted === true;
-  return secure && isName(req?.headers.host)
+  const forwarded = forwardedOf(req);
+  const secure =
+    forwarded?.scheme !== undefined
+      ? forwarded.scheme === 'https'
+      : (req?.socket as Partial<TLSSocket> | undefined)?.encrypted === true;
+  return secure && isName(forwarded?.host ?? req?.headers.host)
     ? { ...HARDENING, 'strict-transport-security': HSTS }
     : HARDENING;
 }

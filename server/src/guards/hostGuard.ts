@@ -25,6 +25,17 @@ export function checkHost(head: RequestHead, allowed: ReadonlySet<string>): void
   }
 }
 
+/**
+ * Refuses a request whose trusted proxy says the client asked for a name that is not the
+ * server's (403 `forbidden_host`): through a proxy the Host the phone sent is what counts, and
+ * a proxy that passes on any name must not turn the Host check off.
+ */
+export function checkForwardedHost(host: string, allowed: ReadonlySet<string>): void {
+  if (!allowed.has(hostnameOf(host))) {
+    throw new ProtocolError('forbidden_host', 'This server does not answer to that host name.');
+  }
+}
+
 /** The host name of a Host header, lower-cased, without the port (IPv6 keeps its brackets). */
 export function hostnameOf(host: string): string {
   const value = host.trim().toLowerCase();

@@ -3,6 +3,7 @@ import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import type { NodeLane } from '../adapters/actionLane';
+import { mountUnder } from '../adapters/basePath';
 import { renderProblem } from '../errors/renderProblem';
 import { MAX_HEADER_LINES } from './headerGuard';
 import { lingerOnClose } from './lingeringClose';
@@ -32,17 +33,28 @@ const NO_HOST = 'host.invalid';
  * - a request `lane` takes (adapters/actionLane.ts) is served on Node's request and response;
  *   every other goes to Hono.
  */
-export function frameNodeServer(server: HttpServer | HttpsServer, fetch: Fetch, lane?: NodeLane): void {
+export function frameNodeServer(
+  server: HttpServer | HttpsServer,
+  fetch: Fetch,
+  lane?: NodeLane,
+  basePath?: string,
+): void {
   server.maxHeadersCount = MAX_HEADER_LINES;
   // createAdaptorServer passes no errorHandler to its listener, so it is replaced by one that has it.
   server.removeAllListeners('request');
   const hono = getRequestListener(fetch, { hostname: NO_HOST, errorHandler: unreadable });
-  server.on(
-    'request',
+  const served =
     lane === undefined
       ? hono
       : (req: IncomingMessage, res: ServerResponse) => {
           if (!lane(req, res)) void hono(req, res);
+        };
+  server.on(
+    'request',
+    basePath === undefined
+      ? served
+      : (req: IncomingMessage, res: ServerResponse) => {
+          if (!mountUnder(req, res, basePath)) void served(req, res);
         },
   );
   server.prependListener('request', (req: IncomingMessage) => lingerOnClose(req.socket));

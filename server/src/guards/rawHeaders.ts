@@ -1,3 +1,4 @@
+import { clientAddressOf } from './clientAddress';
 import type { RequestHead } from './RequestHead';
 
 /**
@@ -24,7 +25,7 @@ export function rawHeaderLines(head: RequestHead): number {
   return head.rawHeaders.length / 2;
 }
 
-/** The remote address of the client. */
+/** The address of the client: the real one behind a trusted proxy (clientAddress.ts). */
 export function clientAddress(head: RequestHead): string {
-  return head.socket?.remoteAddress ?? 'local';
+  return clientAddressOf(head);
 }

@@ -20,9 +20,14 @@ import { holderOf } from '../media/MediaRegistry';
 import type { WireMapper } from '../media/WireMapper';
 import { contractQuery } from './contractQuery';
 
+/**
+ * Headers of the event stream. `no-transform` keeps a proxy from recompressing or rewriting
+ * the stream (Cloudflare buffers a body it compresses); `X-Accel-Buffering: no` turns off
+ * nginx's response buffering for this response alone.
+ */
 const EVENT_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
-  'Cache-Control': 'no-store',
+  'Cache-Control': 'no-store, no-transform',
   'X-Accel-Buffering': 'no',
 } as const;
 
@@ -38,7 +43,7 @@ export interface EventsDeps {
  * server-sent-event stream per subscriber; every update is an `event: state` unless the query
  * opts in to compact appends. Not served through ts-rest, which buffers bodies.
  */
-export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps) {
+export function eventsRoute({ hub, wire, heartbeatMs }: EventsDeps): (c: Context<BridgeEnv>) => Response {
   const checkHeaders = headerCheck(contract.events);
   return (c: Context<BridgeEnv>) => {
     const head = headOf(c);

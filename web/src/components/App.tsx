@@ -28,7 +28,7 @@ const SUGGESTED_NAME_TRIES = 10;
 
 /** Props of {@link App}. */
 export interface AppProps {
-  /** Origin of the bridge. @default location.origin */
+  /** Origin (and base path) of the bridge. @default where this page is: origin and folder */
   readonly baseUrl?: string;
 }
 
@@ -38,7 +38,7 @@ export interface AppProps {
  * connection page when the host stops accepting what it presents (a rotated code, a forgotten
  * device). Disconnect forgets every secret the page kept.
  */
-export function App({ baseUrl = location.origin }: AppProps) {
+export function App({ baseUrl = pageBase() }: AppProps) {
   const i18n = useI18nState(baseUrl);
   const devices = useMemo(() => createDeviceClient({ baseUrl }), [baseUrl]);
   const defaultName = useMemo(() => defaultDeviceName(navigator.userAgent), []);
@@ -323,4 +323,12 @@ function Connected({
   }, [status, onDisconnect]);
   useEffect(() => () => session.close(), [session]);
   return <ChatScreen onDisconnect={() => onDisconnect(null)} />;
+}
+
+/**
+ * The bridge's URL as this page sees it: its origin, plus the folder the page was served from
+ * when a proxy mounts the app under a base path (`https://name/webbridge/` → `…/webbridge`).
+ */
+function pageBase(): string {
+  return location.origin + location.pathname.replace(/\/[^/]*$/, '');
 }

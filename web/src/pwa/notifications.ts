@@ -38,7 +38,8 @@ export async function setNotifications(on: boolean): Promise<NotificationsState>
  */
 export function notifyInBackground(title: string, body: string, tag: string): void {
   if (document.visibilityState !== 'hidden' || notificationsState() !== 'on') return;
-  const options = { body, tag, icon: '/icons/icon-192.png' };
+  // Relative to the page: under a base path the icon lives there too.
+  const options = { body, tag, icon: 'icons/icon-192.png' };
   try {
     const notification = new Notification(title, options);
     notification.onclick = () => {

@@ -22,18 +22,18 @@ function environment(secure: boolean, withWorkers = true, readyState = 'loading'
 }
 
 describe('registerServiceWorker', () => {
-  it('registers /sw.js after load in a secure context', () => {
+  it('registers sw.js beside the page (under a base path too) after load in a secure context', () => {
     const { env, registered, load } = environment(true);
     expect(registerServiceWorker(env, true)).toBe(true);
     expect(registered).toEqual([]);
     load();
-    expect(registered).toEqual(['/sw.js']);
+    expect(registered).toEqual(['sw.js']);
   });
 
   it('registers at once when the page has already loaded', () => {
     const { env, registered } = environment(true, true, 'complete');
     registerServiceWorker(env, true);
-    expect(registered).toEqual(['/sw.js']);
+    expect(registered).toEqual(['sw.js']);
   });
 
   it('does nothing over plain HTTP on a network, without service workers, or in development', () => {

@@ -18,7 +18,8 @@ export function registerServiceWorker(env: WorkerEnvironment, production: boolea
   const workers = env.navigator.serviceWorker;
   if (!production || !env.isSecureContext || !workers) return false;
   const register = () => {
-    workers.register('/sw.js', { scope: '/' }).catch(() => {
+    // Relative to the page: under a base path the worker and its scope live there too.
+    workers.register('sw.js', { scope: './' }).catch(() => {
       // No worker (a private window, storage disabled): the page works the same without one.
     });
   };

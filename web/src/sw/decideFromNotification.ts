@@ -1,5 +1,6 @@
 import type { PushDecision, PushPayload } from '@webbridge/contract';
 import { openApp } from './openApp';
+import { BASE } from './scope';
 
 /**
  * Answers an approval with its token, as the device it was pushed to. On success the host's own
@@ -12,7 +13,7 @@ export async function decideFromNotification(
 ): Promise<unknown> {
   try {
     const body: PushDecision = { token: payload.token, decision };
-    const response = await fetch('/api/push/decide', {
+    const response = await fetch(`${BASE}api/push/decide`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),

@@ -1,4 +1,4 @@
-import { scope } from './scope';
+import { BASE, scope } from './scope';
 import { OFFLINE, SHELL_CACHE, STATIC } from './shellCache';
 
 /** Built files have a content hash in their name: a stored copy is always right. */
@@ -45,9 +45,9 @@ export function onFetch(event: FetchEvent): void {
   const { request } = event;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
-  if (url.origin !== scope.location.origin || url.pathname.startsWith('/api/')) return;
+  if (url.origin !== scope.location.origin || url.pathname.startsWith(`${BASE}api/`)) return;
   if (request.mode === 'navigate') event.respondWith(navigate(request));
-  else if (url.pathname.startsWith('/assets/')) event.respondWith(cacheFirst(request));
-  else if (url.pathname.startsWith('/icons/') || STATIC.includes(url.pathname))
+  else if (url.pathname.startsWith(`${BASE}assets/`)) event.respondWith(cacheFirst(request));
+  else if (url.pathname.startsWith(`${BASE}icons/`) || STATIC.includes(url.pathname))
     event.respondWith(networkFirst(request));
 }

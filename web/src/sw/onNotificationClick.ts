@@ -3,13 +3,13 @@ import { decideFromNotification } from './decideFromNotification';
 import { keepAlive } from './keepAlive';
 import { closeTapped } from './noticeTurn';
 import { openApp } from './openApp';
-import { scope } from './scope';
+import { BASE, scope } from './scope';
 
 /** Brings the app to the front: an open window, else a new one at the start page. */
 async function focusApp(): Promise<unknown> {
   const windows = await scope.clients.matchAll({ type: 'window', includeUncontrolled: true });
   const open = windows[0];
-  return open ? open.focus() : scope.clients.openWindow('/');
+  return open ? open.focus() : scope.clients.openWindow(BASE);
 }
 
 /** What a tap on a push's notification does, once the tapped notification is closed. */

@@ -1,6 +1,6 @@
 import { OPEN_MESSAGE, type OpenMessage, type OpenTarget } from '../pwa/openMessage';
 import { issueTapTicket, TAP_PARAM } from '../pwa/tapTicket';
-import { scope } from './scope';
+import { BASE, scope } from './scope';
 
 /**
  * Opens the app (an open window first) at `target`: `?approval=` or `?conversation=`. An open
@@ -20,5 +20,7 @@ export async function openApp(target: OpenTarget): Promise<unknown> {
     return open.focus();
   }
   query[TAP_PARAM] = await issueTapTicket().catch(() => '');
-  return scope.clients.openWindow(new URL(`/?${new URLSearchParams(query)}`, scope.location.origin).href);
+  return scope.clients.openWindow(
+    new URL(`${BASE}?${new URLSearchParams(query)}`, scope.location.origin).href,
+  );
 }

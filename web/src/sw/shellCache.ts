@@ -1,4 +1,4 @@
-import { scope } from './scope';
+import { BASE, scope } from './scope';
 
 // Filled in by the build (build/serviceWorkerPlugin.ts): a hash of the build's files, and the
 // files the first paint needs. A new build changes the worker's bytes, so the browser installs
@@ -12,15 +12,15 @@ const PREFIX = 'webbridge-shell-';
 export const SHELL_CACHE = `${PREFIX}${__WORKER_BUILD__}`;
 
 /** The page shown when a navigation finds no host. */
-export const OFFLINE = '/offline.html';
+export const OFFLINE = `${BASE}offline.html`;
 
 /** The files that keep their names (the network's copy first). */
 export const STATIC: readonly string[] = [
   OFFLINE,
-  '/offline.css',
-  '/offline.js',
-  '/manifest.webmanifest',
-  '/icons/icon-192.png',
+  `${BASE}offline.css`,
+  `${BASE}offline.js`,
+  `${BASE}manifest.webmanifest`,
+  `${BASE}icons/icon-192.png`,
 ];
 
 /** Caches an older worker kept that this one does not read (its push strings, issue 19). */

@@ -2,10 +2,10 @@ import type { PushPayload } from '@webbridge/contract';
 import { decisionKey } from '../i18n/decisionKey';
 import { askKey } from '../pwa/askKey';
 import { closeTagged } from './noticeTurn';
-import { scope } from './scope';
+import { BASE, scope } from './scope';
 import type { WorkerWords } from './workerWords';
 
-const ICON = '/icons/icon-192.png';
+const ICON = `${BASE}icons/icon-192.png`;
 
 /**
  * The options a persistent notification takes that TypeScript's library leaves out (they are

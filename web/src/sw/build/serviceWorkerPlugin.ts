@@ -51,9 +51,10 @@ export function serviceWorkerPlugin(): Plugin {
       const shell = new Set<string>();
       const visit = (fileName: string) => {
         const item = bundle[fileName];
-        if (item?.type !== 'chunk' || shell.has(`/${fileName}`)) return;
-        shell.add(`/${fileName}`);
-        for (const css of item.viteMetadata?.importedCss ?? []) shell.add(`/${css}`);
+        // Relative to the worker (which lives beside them), so a base path needs nothing.
+        if (item?.type !== 'chunk' || shell.has(fileName)) return;
+        shell.add(fileName);
+        for (const css of item.viteMetadata?.importedCss ?? []) shell.add(css);
         for (const imported of item.imports) visit(imported);
       };
       for (const item of Object.values(bundle))
