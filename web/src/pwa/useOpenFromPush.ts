@@ -4,7 +4,7 @@ import { isOpenMessage, type OpenTarget } from './openMessage';
 import { redeemTapTicket, TAP_PARAM } from './tapTicket';
 
 /** A conversation a link named, shown in the page until the person opens it or stays. */
-export interface LinkedConversation {
+interface LinkedConversation {
   readonly conversationId: string;
   /** The approval the link named in it, whose card is brought into view once it is open. */
   readonly approval?: string | undefined;
