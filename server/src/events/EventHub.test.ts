@@ -91,4 +91,17 @@ describe('EventHub', () => {
     for (const seq of unseen) expect(hub.at(seq), `seq ${seq}`).toBeUndefined();
     hub.dispose();
   });
+
+  it('after restartAll, a seq handed out before it resumes to nothing; one handed out after resumes', () => {
+    const host = new FakeHost(projection('a'));
+    const hub = hubOf(host);
+    const before = hub.latest();
+    hub.restartAll();
+    // Nothing changed in the host, yet the old seq must start its client over (rotated codes).
+    expect(hub.at(before.seq)).toBeUndefined();
+    const after = hub.latest();
+    expect(after.seq).toBeGreaterThan(before.seq);
+    expect(hub.at(after.seq)).toEqual(after.state);
+    hub.dispose();
+  });
 });

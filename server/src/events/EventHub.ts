@@ -28,6 +28,8 @@ export class EventHub implements SubscriptionSource {
    * generation (docs/PERFORMANCE.md).
    */
   private recorded: boolean;
+  /** The next sequence number of this host's run. */
+  private readonly nextSeq: () => number;
 
   constructor(
     private readonly host: HostAdapter,
@@ -38,6 +40,7 @@ export class EventHub implements SubscriptionSource {
     this.history = new ResumeRing(resumeLimits);
     this.state = host.readState();
     const { instanceId } = this.state;
+    this.nextSeq = () => memory.nextSeq(instanceId);
     this.version = memory.nextSeq(instanceId);
     this.recorded = false;
     this.unsubscribe = host.subscribe(() => {
@@ -123,6 +126,9 @@ export class EventHub implements SubscriptionSource {
    */
   restartAll(): void {
     this.history.clear();
+    // The same state under a new seq: a seq handed out before cannot be recorded again by the
+    // next read, so a client resuming from it starts over too.
+    this.version = this.nextSeq();
     this.recorded = false;
     this.frames.clear();
     this.closeWhere();
