@@ -52,6 +52,8 @@ export default defineConfig({
           name: 'http',
           include: ['tests/**/*.test.ts'],
           exclude: [...browserTests, '**/node_modules/**'],
+          // Stops the run at once, naming the install command, when nginx or Caddy is missing.
+          globalSetup: ['tests/support/systemPackages.globalSetup.ts'],
         },
       },
       {
@@ -65,7 +67,7 @@ export default defineConfig({
           // that fails twice fails the run. Never retried on a developer's machine.
           retry: process.env.CI ? 1 : 0,
           // Stops the run at once, naming the install command, when Chromium is missing.
-          globalSetup: ['tests/support/browsers.globalSetup.ts'],
+          globalSetup: ['tests/support/systemPackages.globalSetup.ts'],
         },
       },
       // The cross-engine suite again in each engine named by WEBBRIDGE_ENGINES (.ci/run sets it
@@ -78,7 +80,7 @@ export default defineConfig({
           include: ['tests/browser/engines/**/*.test.ts'],
           env: { WEBBRIDGE_ENGINE: engine },
           retry: process.env.CI ? 1 : 0,
-          globalSetup: ['tests/support/browsers.globalSetup.ts'],
+          globalSetup: ['tests/support/systemPackages.globalSetup.ts'],
           sequence: { groupOrder: 1 + index },
           maxWorkers: 1,
         },

@@ -160,7 +160,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       config = nginxConfig(options, dir);
       const file = join(dir, 'nginx.conf');
       writeFileSync(file, config);
-      command = 'nginx';
+      command = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
       args = ['-p', dir, '-e', join(dir, 'error.log'), '-c', file, '-g', 'daemon off;'];
       break;
     }
@@ -169,7 +169,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       const file = join(dir, 'Caddyfile');
       writeFileSync(file, config);
       mkdirSync(join(dir, 'data'), { recursive: true });
-      command = 'caddy';
+      command = process.env.CADDY_PATH ?? 'caddy';
       args = ['run', '--config', file, '--adapter', 'caddyfile'];
       break;
     }

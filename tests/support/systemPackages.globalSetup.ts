@@ -2,7 +2,11 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 
-/** What each browser project needs from Debian, and the package that brings it. */
+/**
+ * What each project needs from Debian, and the package that brings it: the browsers, and the
+ * reverse proxies the `http` project's tests/host/realProxies.test.ts runs (nginx lives in
+ * /usr/sbin, not on every user's PATH).
+ */
 const NEEDS: Record<string, readonly { file: string; pkg: string }[]> = {
   browser: [{ file: process.env.CHROMIUM_PATH ?? 'chromium', pkg: 'chromium' }],
   webkit: [
@@ -14,6 +18,10 @@ const NEEDS: Record<string, readonly { file: string; pkg: string }[]> = {
     },
   ],
   firefox: [{ file: process.env.FIREFOX_PATH ?? 'firefox-esr', pkg: 'firefox-esr' }],
+  http: [
+    { file: process.env.NGINX_PATH ?? '/usr/sbin/nginx', pkg: 'nginx' },
+    { file: process.env.CADDY_PATH ?? 'caddy', pkg: 'caddy' },
+  ],
 };
 
 /** True when `file` (a path, or a command looked up on PATH) can be run. */
@@ -32,8 +40,8 @@ function runnable(file: string): boolean {
 }
 
 /**
- * Stops the run before any test when a browser project's engine is not installed, naming the
- * one command that installs it, instead of every browser test failing on its own.
+ * Stops the run before any test when what a project drives (a browser, a reverse proxy) is not
+ * installed, naming the one command that installs it, instead of every such test failing on its own.
  */
 export default function setup(project: TestProject): void {
   const missing = (NEEDS[project.name] ?? []).filter((need) => !runnable(need.file));
