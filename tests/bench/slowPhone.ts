@@ -397,9 +397,13 @@ async function main(): Promise<void> {
       const big = await heapAndNodes(cold.cdp);
       const shell = await whenShellStored(cold.page);
       await cold.context.close();
-      // One more visit, as a person's second day: V8 keeps code for scripts it saw run before.
-      const again = await open(dir, `${host.url}/`, 1, lastIdNow());
-      await again.context.close();
+      // Two more visits, as a person's next days: Chromium keeps V8's compiled code for a
+      // script only once it has run it more than once (in a profiled run the third visit still
+      // produced the cache: "Cache Module Code" 104 ms), so the measured reopening is the fourth.
+      for (let visit = 0; visit < 2; visit++) {
+        const again = await open(dir, `${host.url}/`, 1, lastIdNow());
+        await again.context.close();
+      }
       // Warm: the installed app reopened.
       const warm = await open(dir, `${host.url}/`, rate, lastIdNow(), profile('warm-open'));
       await warm.context.close();
