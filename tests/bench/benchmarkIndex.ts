@@ -66,16 +66,34 @@ export interface Calibration {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
+/** The rate at which the least-squares line of log(index) on log(rate) through `points` gives `target`. */
+function fittedRate(points: readonly { rate: number; index: number }[], target: number): number {
+  const xs = points.map((p) => Math.log(p.rate));
+  const ys = points.map((p) => Math.log(p.index));
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < xs.length; i++) {
+    sxy += ((xs[i] ?? 0) - mx) * ((ys[i] ?? 0) - my);
+    sxx += ((xs[i] ?? 0) - mx) ** 2;
+  }
+  // A line that does not fall (noise swamped the points) says nothing: assume 1 / rate.
+  const slope = sxx > 0 && sxy / sxx < -0.05 ? sxy / sxx : -1;
+  return Math.max(1, Math.exp(mx + (Math.log(target) - my) / slope));
+}
+
 /**
  * Finds the rate at which `indexAt(rate)` (the page's BenchmarkIndex under that CPU throttling)
- * is `target`, within 15 %. The index falls with the rate but not as 1 / rate: on the 2-core
- * machine of issue 29, 8.5× took 851 to 358, not 100 (Chromium's throttling suspends the main
- * thread in slices, and a loaded machine lends or takes time of its own). So: the machine's
- * index at rate 1 (the median of three), a first guess of machine / target, then secant steps on
- * log(index) against log(rate) through the two latest measurements (a slope of −1 when they
- * disagree on the direction), each step at most 4× from the last, for at most five steps. The
- * rate whose index came nearest the target is chosen; its measurement is the verification.
- * Each measurement takes ~1 s of wall time whatever the rate.
+ * is `target`. The index falls with the rate but not as 1 / rate: on the 2-core machine of
+ * issue 29, 8.5× took 851 to 358, not 100 (Chromium's throttling suspends the main thread in
+ * slices, and a loaded machine lends or takes time of its own), and single measurements there
+ * were noisy enough to make step-by-step searches wander (54× scoring more than 43×). So: the
+ * machine's index at rate 1 (the median of three); indexes at machine / target and at 0.6 and
+ * 1.6 times that; the least-squares line of log(index) on log(rate) through all of them gives
+ * the rate; the index measured there is the verification, and while it is more than 15 % off
+ * (twice at most) it joins the points and the line is fitted again. Each measurement takes ~1 s
+ * of wall time whatever the rate.
  */
 export async function calibrateCpu(
   indexAt: (rate: number) => Promise<number>,
@@ -88,21 +106,17 @@ export async function calibrateCpu(
     return index;
   };
   const machineIndex = median([await at(1), await at(1), await at(1)]);
-  const tried: { rate: number; index: number }[] = [{ rate: 1, index: machineIndex }];
-  let rate = Math.max(1, machineIndex / target);
-  for (let step = 0; step < 5; step++) {
-    rate = Number(rate.toFixed(2));
-    const index = await at(rate);
-    tried.push({ rate, index });
-    if (Math.abs(index - target) <= 0.15 * target) break;
-    const [a, b] = tried.slice(-2) as [{ rate: number; index: number }, { rate: number; index: number }];
-    const measured = Math.log(b.index / a.index) / Math.log(b.rate / a.rate);
-    const slope = Number.isFinite(measured) && measured < -0.05 ? measured : -1;
-    const next = b.rate * (target / b.index) ** (1 / slope);
-    rate = Math.min(4 * b.rate, Math.max(b.rate / 4, Math.max(1, next)));
+  const guess = Math.max(1, machineIndex / target);
+  const points = [{ rate: 1, index: machineIndex }];
+  for (const rate of [guess, 0.6 * guess, 1.6 * guess].map((r) => Number(Math.max(1, r).toFixed(2))))
+    points.push({ rate, index: await at(rate) });
+  let rate = 1;
+  let emulatedIndex = machineIndex;
+  for (let fit = 0; fit < 3; fit++) {
+    rate = Number(fittedRate(points, target).toFixed(2));
+    emulatedIndex = await at(rate);
+    if (Math.abs(emulatedIndex - target) <= 0.15 * target) break;
+    points.push({ rate, index: emulatedIndex });
   }
-  const best = tried
-    .slice(1)
-    .reduce((x, y) => (Math.abs(y.index - target) < Math.abs(x.index - target) ? y : x));
-  return { machineIndex, rate: best.rate, emulatedIndex: best.index, steps };
+  return { machineIndex, rate, emulatedIndex, steps };
 }
