@@ -265,9 +265,10 @@ async function streamWhileTyping(host: RunningHost, opened: Opened, profileAs?: 
   const stop = profileAs ? await startProfiling(cdp, profileAs) : undefined;
   const from = Number(await page.evaluate('performance.now()'));
   const sentAt = await pressKeysWithoutWaiting(cdp, KEYS, KEY_EVERY_MS);
-  // Until the last key painted (or 5 s): its frame belongs to the window.
+  // Until the last key painted (or 30 s; a missing key is reported): its frame belongs to the
+  // window, and a key still waiting must not drop out of the figure.
   await page
-    .waitForFunction(`window.__keys.length >= ${KEYS}`, undefined, { timeout: 5000, polling: 100 })
+    .waitForFunction(`window.__keys.length >= ${KEYS}`, undefined, { timeout: 30_000, polling: 100 })
     .catch(() => undefined);
   const to = Number(await page.evaluate('performance.now()'));
   await stop?.();
