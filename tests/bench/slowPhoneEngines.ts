@@ -1,7 +1,10 @@
 /**
  * The slow-phone figures (issue 20) on WebKit and Firefox: what slowPhone.ts measures in
- * Chromium, as far as these engines let it be measured. The same 2,000-message conversation,
- * 390×844, a reply streaming one word per 30 ms while 40 keys are pressed 150 ms apart. Prints,
+ * Chromium, as far as these engines let it be measured. The same 2,000-message agent
+ * conversation (slowPhoneScene.ts), 390×844, a reply streaming one word per 30 ms while 40 keys
+ * are pressed 150 ms apart (through the driver, which waits for each: neither WebDriver classic
+ * nor BiDi can send a key without waiting, so the figure from the driver's send is the one a
+ * person feels), one opening each (a fresh browser: cold). Prints,
  * per engine:
  * - navigation to the last message visible,
  * - key press to character painted, p90 and max, two ways: from the keydown event's timeStamp

@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningHost, startHost } from '@webbridge/host';
-import { PACED_MODEL, scriptedModels, seedConversation } from '../browser/scriptedModel';
+import { PACED_MODEL, scriptedModels } from '../browser/scriptedModel';
+import { agentModels, seedAgentConversation, writeAgentWorkspace } from './agentConversation';
 
 /** What the slow-phone benchmarks (slowPhone.ts, slowPhoneEngines.ts) share. */
 
-/** Exchanges of the long conversation (2,000 messages) and of the short one (50). */
-export const LONG_EXCHANGES = 1000;
-export const SHORT_EXCHANGES = 25;
+/** Messages of the long conversation and of the short one (an agent's: prose, code, tables, tools). */
+export const LONG_MESSAGES = 2000;
+export const SHORT_MESSAGES = 50;
 /** A word of the streamed reply every this many ms. */
 export const WORD_MS = 30;
 
@@ -24,7 +25,8 @@ export interface SlowPhoneScene {
 
 /**
  * Starts the host (scripted models, SQLite in a temporary folder, the built page from `dist`)
- * and seeds the short conversation, then the long one.
+ * and seeds the short conversation, then the long one, each an agent's conversation
+ * (agentConversation.ts) through the host's controller.
  */
 export async function startSlowPhoneScene(code: string, dist: string): Promise<SlowPhoneScene> {
   const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-bench-slow-phone-'));
@@ -32,16 +34,17 @@ export async function startSlowPhoneScene(code: string, dist: string): Promise<S
     dataDir,
     staticDir: dist,
     accessCode: code,
-    providers: [scriptedModels(WORD_MS)],
+    providers: [scriptedModels(WORD_MS), agentModels()],
     logLevel: 'silent',
     tuning: { authThrottle: { freeFailures: 1000 } },
   });
   const { controller } = host;
-  await seedConversation(host, SHORT_EXCHANGES, PACED_MODEL);
+  writeAgentWorkspace(join(dataDir, 'workspace'));
+  await seedAgentConversation(host, SHORT_MESSAGES, PACED_MODEL);
   const short = controller.readState().conversationId;
   await controller.executor.run(() => controller.conversations.newConversation(undefined, 'Long'));
   const long = controller.readState().conversationId;
-  await seedConversation(host, LONG_EXCHANGES, PACED_MODEL);
+  await seedAgentConversation(host, LONG_MESSAGES, PACED_MODEL);
   return {
     host,
     short,
