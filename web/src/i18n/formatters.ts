@@ -36,29 +36,46 @@ function remembered(format: (value: Date | number) => string): (value: Date | nu
   };
 }
 
-/** Formatters for a language, built once per language. */
+/** `make`'s value, made on the first call: an `Intl` formatter costs its locale's data to build. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= make();
+    return value;
+  };
+}
+
+/**
+ * Formatters for a language, built once per language. Each `Intl` formatter is made when it is
+ * first used: building them all when the module loaded was the largest single cost of opening
+ * the page on a slow phone (docs/PERFORMANCE.md, "A slow phone, the same on every machine"), and
+ * most pages never format a size.
+ */
 export function createFormatters(language: string): Formatters {
-  const number = new Intl.NumberFormat(language);
-  const dateTime = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
-  const date = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
-  const time = new Intl.DateTimeFormat(language, { timeStyle: 'short' });
+  const number = once(() => new Intl.NumberFormat(language));
+  const dateTime = once(() => new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }));
+  const date = once(() => new Intl.DateTimeFormat(language, { dateStyle: 'medium' }));
+  const time = once(() => new Intl.DateTimeFormat(language, { timeStyle: 'short' }));
   const unit = (name: string, digits: number) =>
-    new Intl.NumberFormat(language, {
-      style: 'unit',
-      unit: name,
-      unitDisplay: 'short',
-      maximumFractionDigits: digits,
-    });
+    once(
+      () =>
+        new Intl.NumberFormat(language, {
+          style: 'unit',
+          unit: name,
+          unitDisplay: 'short',
+          maximumFractionDigits: digits,
+        }),
+    );
   const bytes = unit('byte', 0);
   // One decimal below 10 ("1.5 MB"), none above ("12 MB"), as the English page always had.
   const sizes = SIZE_UNITS.map((name) => [unit(name, 1), unit(name, 0)] as const);
   return {
-    number: (value) => number.format(value),
-    dateTime: remembered((value) => dateTime.format(value)),
-    date: remembered((value) => date.format(value)),
-    time: remembered((value) => time.format(value)),
+    number: (value) => number().format(value),
+    dateTime: remembered((value) => dateTime().format(value)),
+    date: remembered((value) => date().format(value)),
+    time: remembered((value) => time().format(value)),
     size: (count) => {
-      if (count < 1024) return bytes.format(count);
+      if (count < 1024) return bytes().format(count);
       let value = count / 1024;
       let index = 0;
       while (value >= 1024 && index < SIZE_UNITS.length - 1) {
@@ -66,8 +83,8 @@ export function createFormatters(language: string): Formatters {
         index++;
       }
       const pair = sizes[index];
-      if (pair === undefined) return bytes.format(count);
-      return pair[value < 10 ? 0 : 1].format(value);
+      if (pair === undefined) return bytes().format(count);
+      return pair[value < 10 ? 0 : 1]().format(value);
     },
   };
 }

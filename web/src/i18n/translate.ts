@@ -17,14 +17,17 @@ export function createTranslator<K extends MessageKey = MessageKey>(
   catalogue: Pick<Catalogue, K>,
   language: string,
 ): (key: K, params?: MessageParams) => string {
-  const numbers = new Intl.NumberFormat(language);
+  // Made at the first number a message shows (an Intl formatter costs its locale's data).
+  let numbers: Intl.NumberFormat | undefined;
   return (key, params) => {
     const message = catalogue[key];
     if (params === undefined) return message;
     return message.replace(/\{(\w+)\}/g, (whole, name: string) => {
       const value = params[name];
       if (value === undefined) return whole;
-      return typeof value === 'number' ? numbers.format(value) : value;
+      if (typeof value !== 'number') return value;
+      numbers ??= new Intl.NumberFormat(language);
+      return numbers.format(value);
     });
   };
 }
