@@ -19,6 +19,39 @@ export {
   SENSITIVE_ACTIONS,
   uploadResponseSchema,
 } from './actions';
+export type {
+  Agent,
+  AgentConfigOption,
+  AgentSession,
+  AgentState,
+  AgentToolCall,
+  AgentToolContent,
+  FileDiff,
+  ListedSession,
+  PermissionOption,
+  PlanEntry,
+  StopReason,
+} from './agents';
+export {
+  agentCommandSchema,
+  agentConfigOptionSchema,
+  agentModeSchema,
+  agentSchema,
+  agentSessionSchema,
+  agentStateSchema,
+  agentToolCallSchema,
+  agentToolContentSchema,
+  agentToolKindSchema,
+  agentToolStatusSchema,
+  agentUsageSchema,
+  BUILTIN_AGENT,
+  fileDiffSchema,
+  listedSessionSchema,
+  permissionOptionKindSchema,
+  permissionOptionSchema,
+  planEntrySchema,
+  stopReasonSchema,
+} from './agents';
 export { CONNECTION_STRINGS_AR } from './connectionStrings/ar';
 export { CONNECTION_STRINGS_DE } from './connectionStrings/de';
 export { CONNECTION_STRINGS_ES } from './connectionStrings/es';

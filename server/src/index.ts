@@ -31,6 +31,7 @@ export type { AuthThrottleOptions } from './guards/AuthThrottle';
 export type {
   ActionOrigin,
   CompletedUpload,
+  DeferredActionName,
   HostActionHandlers,
   HostActionName,
   HostAdapter,
