@@ -66,6 +66,8 @@ export interface AgentConnectionOptions {
   readonly maxMessageBytes?: number;
   /** Called when the agent answers "authentication required" (JSON-RPC -32000). */
   readonly onAuthRequired?: (message: string) => void;
+  /** Called after a session was opened (new, load, resume): whatever sign-in it needed is done. */
+  readonly onSessionOpened?: () => void;
 }
 
 /** What a new, loaded or resumed session is given. */
@@ -124,6 +126,7 @@ export class AgentConnection {
   private readonly services: AgentClientServices;
   private readonly log: AgentLog;
   private readonly onAuthRequired: ((message: string) => void) | undefined;
+  private readonly onSessionOpened: () => void;
   private readonly sessions: Map<string, Session>;
   private readonly early: Map<string, SessionNotification[]>;
   private readonly end: { reason: AgentError | undefined; resolve: (reason: AgentError) => void };
@@ -143,6 +146,7 @@ export class AgentConnection {
     this.services = parts.options.services;
     this.log = parts.options.log ?? (() => {});
     this.onAuthRequired = parts.options.onAuthRequired;
+    this.onSessionOpened = parts.options.onSessionOpened ?? (() => {});
     this.sessions = parts.sessions;
     this.early = parts.early;
     this.end = parts.end;
@@ -234,6 +238,7 @@ export class AgentConnection {
       this.sdk.agent.request(methods.agent.session.new, { cwd, mcpServers: [...request.mcpServers] }),
     );
     this.register(response.sessionId, cwd, request.handlers);
+    this.onSessionOpened();
     return response;
   }
 
@@ -254,6 +259,7 @@ export class AgentConnection {
         }),
       );
       await this.sessions.get(sessionId)?.queue;
+      this.onSessionOpened();
       return response;
     } catch (error) {
       this.unregister(sessionId);
@@ -267,13 +273,15 @@ export class AgentConnection {
     const cwd = this.services.workspaceOf(request.cwd);
     this.register(sessionId, cwd, request.handlers);
     try {
-      return await this.call(() =>
+      const response = await this.call(() =>
         this.sdk.agent.request(methods.agent.session.resume, {
           sessionId,
           cwd,
           mcpServers: [...request.mcpServers],
         }),
       );
+      this.onSessionOpened();
+      return response;
     } catch (error) {
       this.unregister(sessionId);
       throw error;
