@@ -1,15 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
+import type { Agent as AgentStatus } from '@webbridge/contract';
 import { backoffDelay } from '../mcp/backoffDelay';
-import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { AgentConnection, type AgentInfo } from './AgentConnection';
 import type { AgentAppEntry, AgentCommandEntry } from './AgentEntry';
 import { AgentError } from './AgentError';
 import type { AgentLog } from './AgentLog';
-import type { AgentStatus } from './AgentStatus';
 import { agentLaunch } from './agentLaunch';
 import { StderrTail } from './StderrTail';
-import { WorkspaceClient, type WorkspaceClientLimits } from './WorkspaceClient';
+import { type WorkspaceAccess, WorkspaceClient, type WorkspaceClientLimits } from './WorkspaceClient';
 
 /** Timings and limits of agent processes; tests shorten them. */
 export interface AgentTuning {
@@ -41,7 +40,7 @@ const STABLE_MS = 60_000;
 
 /** What {@link AgentProcess} needs from its registry. */
 export interface AgentProcessContext {
-  readonly authoriser: WorkspaceAuthoriser;
+  readonly authoriser: WorkspaceAccess;
   readonly log: AgentLog;
   readonly tuning: AgentTuning;
   /** Called after every change of {@link AgentProcess.status}. */

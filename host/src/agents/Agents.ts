@@ -1,17 +1,17 @@
-import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
+import type { Agent as AgentStatus } from '@webbridge/contract';
 import type { AgentConnection, AgentInfo } from './AgentConnection';
 import type { AgentEntry } from './AgentEntry';
 import { AgentError } from './AgentError';
 import type { AgentLog } from './AgentLog';
 import { AgentProcess, type AgentTuning } from './AgentProcess';
-import type { AgentStatus } from './AgentStatus';
+import type { WorkspaceAccess } from './WorkspaceClient';
 
 /** Options of {@link Agents}. */
 export interface AgentsOptions {
   /** The configured agents (flags, config file, well-known ones found on PATH; see `agentEntries`). */
   readonly entries: readonly AgentEntry[];
   /** Decides which folders a session may use as its workspace. */
-  readonly authoriser: WorkspaceAuthoriser;
+  readonly authoriser: WorkspaceAccess;
   /** Where lifecycle lines and the agents' stderr go. @default nowhere */
   readonly log?: AgentLog;
   readonly tuning?: AgentTuning;

@@ -23,6 +23,12 @@ import type { AgentClientServices, AgentSessionScope } from './AgentClientServic
 import { AgentError } from './AgentError';
 import { AgentTerminal } from './AgentTerminal';
 
+/**
+ * What the client needs of the host's `WorkspaceAuthoriser` (which folders may be workspaces);
+ * a view rather than the object, so the registry can be made before the controller that owns it.
+ */
+export type WorkspaceAccess = Pick<WorkspaceAuthoriser, 'authorisePath' | 'roots'>;
+
 /** Limits of {@link WorkspaceClient}; tests lower them. */
 export interface WorkspaceClientLimits {
   /** Largest file read or replaced, in bytes. @default 8 MiB */
@@ -51,12 +57,12 @@ const DEFAULTS: Required<WorkspaceClientLimits> = {
  * Terminals keep bounded output and die with the connection.
  */
 export class WorkspaceClient implements AgentClientServices {
-  private readonly authoriser: WorkspaceAuthoriser;
+  private readonly authoriser: WorkspaceAccess;
   private readonly limits: Required<WorkspaceClientLimits>;
   private readonly terminals = new Map<string, AgentTerminal>();
   private nextTerminal = 0;
 
-  constructor(authoriser: WorkspaceAuthoriser, limits: WorkspaceClientLimits = {}) {
+  constructor(authoriser: WorkspaceAccess, limits: WorkspaceClientLimits = {}) {
     this.authoriser = authoriser;
     this.limits = { ...DEFAULTS, ...limits };
   }
