@@ -1,9 +1,12 @@
+import os from 'node:os';
 import { agent, methods, RequestError, type SessionNotification } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
+import { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import type { AgentClientHandlers } from './AgentClientHandlers';
 import type { AgentClientServices } from './AgentClientServices';
 import { AgentConnection } from './AgentConnection';
 import { AgentError } from './AgentError';
+import { Agents } from './Agents';
 
 /** Services that serve nothing: these tests are about the connection, not the workspace. */
 const noServices: AgentClientServices = {
@@ -40,7 +43,7 @@ function recordingHandlers(answer: (signal: AbortSignal) => Promise<string | und
 }
 
 /** An agent that streams two chunks, asks one permission, and ends with what was chosen. */
-function scriptedAgent() {
+function scriptedAgent(newSession: () => Promise<{ sessionId: string }> = async () => ({ sessionId: 's1' })) {
   return agent({ name: 'scripted' })
     .onRequest(methods.agent.initialize, () => ({
       protocolVersion: 1,
@@ -48,7 +51,7 @@ function scriptedAgent() {
       agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } },
       authMethods: [],
     }))
-    .onRequest(methods.agent.session.new, () => ({ sessionId: 's1' }))
+    .onRequest(methods.agent.session.new, newSession)
     .onRequest(methods.agent.session.prompt, async ({ params, client }) => {
       for (const text of ['Hello', ' world']) {
         await client.notify(methods.client.session.update, {
@@ -126,5 +129,40 @@ describe('AgentConnection (an agent app in the same process)', () => {
     await expect(connection.newSession({ cwd: '/tmp', mcpServers: [], handlers })).rejects.toBeInstanceOf(
       AgentError,
     );
+  });
+});
+
+describe('Agents with an in-process agent app', () => {
+  it('starts it on first use, reports its version, and bounds a slow session/new', async () => {
+    let slow = false;
+    const app = () =>
+      scriptedAgent(async () => {
+        if (slow) await new Promise(() => {});
+        return { sessionId: 's1' };
+      });
+    const agents = new Agents({
+      entries: [{ name: 'inproc', app }],
+      authoriser: new WorkspaceAuthoriser([os.tmpdir()]),
+      tuning: { requestTimeoutMs: 200 },
+    });
+    const changes: string[] = [];
+    agents.subscribe(() => changes.push(agents.list()[0]?.state ?? ''));
+    try {
+      const connection = await agents.connection('inproc');
+      expect(agents.list()).toEqual([{ name: 'inproc', builtin: false, state: 'ready', version: '1.2.3' }]);
+      expect(changes).toEqual(['starting', 'ready']);
+      const { handlers } = recordingHandlers(async () => 'yes');
+      await connection.newSession({ cwd: os.tmpdir(), mcpServers: [], handlers });
+      slow = true;
+      await expect(connection.newSession({ cwd: os.tmpdir(), mcpServers: [], handlers })).rejects.toThrow(
+        /did not answer session\/new within 0 s|did not answer session\/new/,
+      );
+      await expect(connection.newSession({ cwd: '/', mcpServers: [], handlers })).rejects.toThrow(
+        /not a workspace/,
+      );
+      await expect(agents.connection('nope')).rejects.toThrow(/no agent "nope"/);
+    } finally {
+      await agents.close();
+    }
   });
 });

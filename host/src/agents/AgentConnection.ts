@@ -62,6 +62,8 @@ export interface AgentConnectionOptions {
   readonly log?: AgentLog;
   /** Longest wait for the `initialize` answer. @default 30000 */
   readonly initializeTimeoutMs?: number;
+  /** Longest wait for the answer to a request other than `session/prompt`. @default 120000 */
+  readonly requestTimeoutMs?: number;
   /** Most bytes of one message from the agent (stream transports). @default 16 MiB */
   readonly maxMessageBytes?: number;
   /** Called when the agent answers "authentication required" (JSON-RPC -32000). */
@@ -127,6 +129,7 @@ export class AgentConnection {
   private readonly log: AgentLog;
   private readonly onAuthRequired: ((message: string) => void) | undefined;
   private readonly onSessionOpened: () => void;
+  private readonly requestTimeoutMs: number;
   private readonly sessions: Map<string, Session>;
   private readonly early: Map<string, SessionNotification[]>;
   private readonly end: { reason: AgentError | undefined; resolve: (reason: AgentError) => void };
@@ -147,6 +150,7 @@ export class AgentConnection {
     this.log = parts.options.log ?? (() => {});
     this.onAuthRequired = parts.options.onAuthRequired;
     this.onSessionOpened = parts.options.onSessionOpened ?? (() => {});
+    this.requestTimeoutMs = parts.options.requestTimeoutMs ?? 120_000;
     this.sessions = parts.sessions;
     this.early = parts.early;
     this.end = parts.end;
@@ -234,8 +238,9 @@ export class AgentConnection {
   /** `session/new` with the project's folder as `cwd`. */
   async newSession(request: AgentSessionRequest): Promise<NewSessionResponse> {
     const cwd = this.services.workspaceOf(request.cwd);
-    const response = await this.call(() =>
-      this.sdk.agent.request(methods.agent.session.new, { cwd, mcpServers: [...request.mcpServers] }),
+    const response = await this.call(
+      () => this.sdk.agent.request(methods.agent.session.new, { cwd, mcpServers: [...request.mcpServers] }),
+      'session/new',
     );
     this.register(response.sessionId, cwd, request.handlers);
     this.onSessionOpened();
@@ -251,12 +256,14 @@ export class AgentConnection {
     const cwd = this.services.workspaceOf(request.cwd);
     this.register(sessionId, cwd, request.handlers);
     try {
-      const response = await this.call(() =>
-        this.sdk.agent.request(methods.agent.session.load, {
-          sessionId,
-          cwd,
-          mcpServers: [...request.mcpServers],
-        }),
+      const response = await this.call(
+        () =>
+          this.sdk.agent.request(methods.agent.session.load, {
+            sessionId,
+            cwd,
+            mcpServers: [...request.mcpServers],
+          }),
+        'session/load',
       );
       await this.sessions.get(sessionId)?.queue;
       this.onSessionOpened();
@@ -273,12 +280,14 @@ export class AgentConnection {
     const cwd = this.services.workspaceOf(request.cwd);
     this.register(sessionId, cwd, request.handlers);
     try {
-      const response = await this.call(() =>
-        this.sdk.agent.request(methods.agent.session.resume, {
-          sessionId,
-          cwd,
-          mcpServers: [...request.mcpServers],
-        }),
+      const response = await this.call(
+        () =>
+          this.sdk.agent.request(methods.agent.session.resume, {
+            sessionId,
+            cwd,
+            mcpServers: [...request.mcpServers],
+          }),
+        'session/resume',
       );
       this.onSessionOpened();
       return response;
@@ -294,11 +303,13 @@ export class AgentConnection {
   ): Promise<ListSessionsResponse> {
     if (!this.info.can.list) throw this.unsupported('session/list');
     const cwd = filter.cwd === undefined ? undefined : this.services.workspaceOf(filter.cwd);
-    return this.call(() =>
-      this.sdk.agent.request(methods.agent.session.list, {
-        ...(cwd === undefined ? {} : { cwd }),
-        ...(filter.cursor === undefined ? {} : { cursor: filter.cursor }),
-      }),
+    return this.call(
+      () =>
+        this.sdk.agent.request(methods.agent.session.list, {
+          ...(cwd === undefined ? {} : { cwd }),
+          ...(filter.cursor === undefined ? {} : { cursor: filter.cursor }),
+        }),
+      'session/list',
     );
   }
 
@@ -332,13 +343,19 @@ export class AgentConnection {
   /** `session/set_mode`. */
   async setMode(sessionId: string, modeId: string): Promise<void> {
     this.session(sessionId);
-    await this.call(() => this.sdk.agent.request(methods.agent.session.setMode, { sessionId, modeId }));
+    await this.call(
+      () => this.sdk.agent.request(methods.agent.session.setMode, { sessionId, modeId }),
+      'session/set_mode',
+    );
   }
 
   /** `session/set_config_option`: resolves with every option's new value. */
   async setConfigOption(request: SetSessionConfigOptionRequest): Promise<SetSessionConfigOptionResponse> {
     this.session(request.sessionId);
-    return this.call(() => this.sdk.agent.request(methods.agent.session.setConfigOption, request));
+    return this.call(
+      () => this.sdk.agent.request(methods.agent.session.setConfigOption, request),
+      'session/set_config_option',
+    );
   }
 
   /**
@@ -460,12 +477,28 @@ export class AgentConnection {
     return session;
   }
 
-  private async call<T>(run: () => Promise<T>): Promise<T> {
+  /** Runs a request; every failure becomes an {@link AgentError}. `method` bounds its wait. */
+  private async call<T>(run: () => Promise<T>, method?: string): Promise<T> {
     if (!this.alive) throw await this.ended();
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return await run();
+      if (method === undefined) return await run();
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const seconds = Math.round(this.requestTimeoutMs / 1000);
+          reject(
+            new AgentError(
+              'unavailable',
+              `The agent "${this.name}" did not answer ${method} within ${seconds} s.`,
+            ),
+          );
+        }, this.requestTimeoutMs);
+      });
+      return await Promise.race([run(), timeout]);
     } catch (error) {
       throw await this.translate(error);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -14,6 +14,8 @@ import { type WorkspaceAccess, WorkspaceClient, type WorkspaceClientLimits } fro
 export interface AgentTuning {
   /** Longest wait from spawn to the `initialize` answer. @default 60000 */
   readonly startTimeoutMs?: number;
+  /** Longest wait for an answer other than a prompt's (`session/new`, `load`, ...). @default 120000 */
+  readonly requestTimeoutMs?: number;
   /** First pause before a crashed agent is started again; it doubles with each crash. @default 1000 */
   readonly backoffInitialMs?: number;
   /** Longest pause between restarts. @default 300000 */
@@ -29,6 +31,7 @@ export interface AgentTuning {
 /** The defaults of {@link AgentTuning}. */
 export const DEFAULT_AGENT_TUNING = {
   startTimeoutMs: 60_000,
+  requestTimeoutMs: 120_000,
   backoffInitialMs: 1_000,
   backoffMaxMs: 300_000,
   killGraceMs: 1_000,
@@ -158,6 +161,7 @@ export class AgentProcess {
       services,
       log: this.context.log,
       initializeTimeoutMs: this.tuning.startTimeoutMs,
+      requestTimeoutMs: this.tuning.requestTimeoutMs,
       maxMessageBytes: this.tuning.maxMessageBytes,
       onAuthRequired: () => this.needsSignIn(),
       onSessionOpened: () => {
