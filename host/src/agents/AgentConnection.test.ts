@@ -149,7 +149,9 @@ describe('Agents with an in-process agent app', () => {
     agents.subscribe(() => changes.push(agents.list()[0]?.state ?? ''));
     try {
       const connection = await agents.connection('inproc');
-      expect(agents.list()).toEqual([{ name: 'inproc', builtin: false, state: 'ready', version: '1.2.3' }]);
+      expect(agents.list()).toEqual([
+        { name: 'inproc', title: 'scripted', builtin: false, state: 'ready', version: '1.2.3' },
+      ]);
       expect(changes).toEqual(['starting', 'ready']);
       const { handlers } = recordingHandlers(async () => 'yes');
       await connection.newSession({ cwd: os.tmpdir(), mcpServers: [], handlers });

@@ -106,7 +106,8 @@ export class AgentProcess {
       name: this.name,
       builtin: false,
       state: this.state,
-      ...(info?.title ? { title: info.title } : {}),
+      // `agentInfo.name` is a fallback display name (ACP), when it says more than the configured name.
+      ...(info?.title ? { title: info.title } : info && info.name !== this.name ? { title: info.name } : {}),
       ...(info?.version ? { version: info.version } : {}),
       ...(this.reason !== undefined && (this.state === 'failed' || this.state === 'needs_sign_in')
         ? { reason: this.reason }
