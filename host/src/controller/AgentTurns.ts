@@ -1,0 +1,484 @@
+import path from 'node:path';
+import type {
+  PermissionOption as AcpPermissionOption,
+  RequestPermissionResponse,
+  SessionUpdate,
+  StopReason,
+  ToolCall,
+  ToolCallUpdate,
+} from '@agentclientprotocol/sdk';
+import { type AgentToolCall, type FileDiff, type PermissionOption, ProtocolError } from '@webbridge/contract';
+import type { AgentFileWrite } from '../agents/AgentClientHandlers';
+import { AgentError } from '../agents/AgentError';
+import { blockText, diffsOf, mergeToolCall } from '../agents/acpToolCall';
+import type { ApprovalDecider, ApprovalRow, HostStore } from '../db/HostStore';
+import { AGENT_FIELDS, type AgentFields, type StoredMessage } from '../db/StoredMessage';
+import { newId } from '../ids';
+import { alreadyDecided } from './approvalDecision';
+import { notApplicable, notFound } from './errors';
+import type { MessageRepository } from './MessageRepository';
+import type { ProjectionPublisher } from './ProjectionPublisher';
+import type { Selection } from './Selection';
+
+/** What the turns write to: the controller's shared state, seen from here. */
+export interface AgentTurnsTarget {
+  readonly closed: boolean;
+  readonly store: HostStore;
+  readonly messages: MessageRepository;
+  readonly selection: Pick<Selection, 'setLeaf'>;
+  readonly publisher: Pick<ProjectionPublisher, 'appendText'>;
+  refresh(): void;
+}
+
+/** The JSON of an ACP approval's `details` column. */
+interface ApprovalDetails {
+  readonly options?: PermissionOption[];
+  readonly diffs?: FileDiff[];
+}
+
+/** A question of the agent waiting for a person. */
+interface PendingQuestion {
+  readonly messageId: string;
+  readonly toolCallId: string;
+  readonly answer: (optionId: string | undefined) => void;
+}
+
+/** One prompt turn of an ACP conversation (or the replay of a session's history). */
+interface Turn {
+  readonly conversationId: string;
+  /** The message chunks go to now, and under which the next message goes; none before the first. */
+  current: { readonly id: string; kind: 'text' | 'thought' | 'tool' } | undefined;
+  /** A replay of history (`session/load` of a session opened from the agent's list): messages are complete. */
+  readonly replay: boolean;
+  readonly tools: Map<string, string>;
+  readonly questions: Map<string, PendingQuestion>;
+  /** Paths (absolute) of tool calls the person allowed in this turn: their writes need no second approval. */
+  readonly allowedPaths: Set<string>;
+  /** Stopped by the person: nothing more of it is applied. */
+  stopped: boolean;
+}
+
+const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
+
+/** The options a write the agent did not ask about first offers (the host's own question). */
+const WRITE_OPTIONS: readonly PermissionOption[] = [
+  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+];
+
+/**
+ * The turns of conversations backed by ACP agents, as messages: message chunks stream into the
+ * reply exactly as a model's text does (the same appends), thought chunks and tool calls become
+ * messages of their own after it (a chain under the reply), a permission request is an approval
+ * like any other, and `stop` cancels the turn and answers its questions `cancelled`.
+ *
+ * Every method runs on the main executor; the session layer posts each update there in order.
+ */
+export class AgentTurns {
+  private readonly core: AgentTurnsTarget;
+  private readonly turns = new Map<string, Turn>();
+
+  constructor(core: AgentTurnsTarget) {
+    this.core = core;
+  }
+
+  /** Starts a turn whose reply (already stored, streaming) is `replyId`. */
+  begin(conversationId: string, replyId: string | undefined, replay = false): void {
+    if (this.busy(conversationId)) throw notApplicable('A reply is streaming; stop it first.');
+    this.turns.set(conversationId, {
+      conversationId,
+      current: replyId === undefined ? undefined : { id: replyId, kind: 'text' },
+      replay,
+      tools: new Map(),
+      questions: new Map(),
+      allowedPaths: new Set(),
+      stopped: false,
+    });
+  }
+
+  /** Whether a turn runs (and was not stopped) in a conversation. */
+  busy(conversationId: string): boolean {
+    const turn = this.turns.get(conversationId);
+    return turn !== undefined && !turn.stopped;
+  }
+
+  /** The message a conversation's turn streams into; undefined while it waits for a person or runs none. */
+  streamingMessage(conversationId: string): string | undefined {
+    const turn = this.turns.get(conversationId);
+    if (!turn || turn.stopped || turn.replay || turn.questions.size > 0) return undefined;
+    return turn.current?.id;
+  }
+
+  /** Applies a message or tool update of a session's turn. Updates outside a turn are dropped. */
+  apply(conversationId: string, update: SessionUpdate): void {
+    const turn = this.turns.get(conversationId);
+    if (this.core.closed || !turn || turn.stopped) return;
+    switch (update.sessionUpdate) {
+      case 'agent_message_chunk':
+        this.chunk(turn, 'text', blockText(update.content));
+        return;
+      case 'agent_thought_chunk':
+        this.chunk(turn, 'thought', blockText(update.content));
+        return;
+      case 'user_message_chunk':
+        // Only a replay has them: the person's own words of a session started elsewhere.
+        if (turn.replay) this.userChunk(turn, blockText(update.content));
+        return;
+      case 'tool_call':
+      case 'tool_call_update':
+        this.toolCall(turn, update);
+        this.core.refresh();
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Ends a turn: its last message records the stop reason, a message still streaming completes
+   * (or is stopped, when the person stopped the turn).
+   */
+  finish(conversationId: string, stopReason: StopReason | undefined): void {
+    const turn = this.turns.get(conversationId);
+    if (!turn) return;
+    this.turns.delete(conversationId);
+    if (this.core.closed) return;
+    this.cancelQuestions(turn);
+    const last = turn.current === undefined ? undefined : this.core.messages.get(turn.current.id);
+    if (last) {
+      const ended = turn.stopped ? 'stopped' : 'complete';
+      this.core.messages.change(conversationId, last.id, {
+        ...(last.status === 'streaming' ? { status: ended } : {}),
+        ...(stopReason === undefined ? {} : { agent: { ...agentFieldsOf(last), stopReason } }),
+      });
+    }
+    this.core.refresh();
+  }
+
+  /** Ends a turn that failed (the agent crashed, refused, could not start): its reply shows why. */
+  fail(conversationId: string, error: unknown): void {
+    const turn = this.turns.get(conversationId);
+    if (!turn) return;
+    if (turn.stopped) {
+      this.finish(conversationId, 'cancelled');
+      return;
+    }
+    this.turns.delete(conversationId);
+    if (this.core.closed) return;
+    this.cancelQuestions(turn);
+    const reason =
+      error instanceof AgentError || error instanceof ProtocolError
+        ? error.message
+        : 'The agent failed to answer.';
+    if (turn.current !== undefined) {
+      this.core.messages.change(conversationId, turn.current.id, { status: 'error', error: reason });
+    }
+    this.core.refresh();
+  }
+
+  /**
+   * Stops a conversation's turn at once: nothing more of it is applied, its questions are
+   * answered `cancelled` and their approvals cancelled. The caller sends `session/cancel`; the
+   * turn ends when the agent answers the prompt. Returns whether a turn was running.
+   */
+  stop(conversationId: string): boolean {
+    const turn = this.turns.get(conversationId);
+    if (!turn || turn.stopped) return false;
+    turn.stopped = true;
+    this.cancelQuestions(turn);
+    const current = turn.current === undefined ? undefined : this.core.messages.get(turn.current.id);
+    if (current && (current.status === 'streaming' || current.status === 'waiting')) {
+      this.core.messages.change(conversationId, current.id, { status: 'stopped' });
+    }
+    this.core.refresh();
+    return true;
+  }
+
+  /**
+   * The agent's `session/request_permission` (or a write it did not ask about): an approval
+   * with the agent's options, on the tool call's message. Resolves with the chosen option, or
+   * `cancelled` when the turn is stopped or `signal` aborts.
+   */
+  ask(
+    conversationId: string,
+    toolCall: ToolCallUpdate,
+    options: readonly AcpPermissionOption[] | readonly PermissionOption[],
+    signal: AbortSignal,
+    extraDiffs: readonly FileDiff[] = [],
+  ): Promise<RequestPermissionResponse> {
+    const turn = this.turns.get(conversationId);
+    if (this.core.closed || !turn || turn.stopped || signal.aborted) return Promise.resolve(CANCELLED);
+    const { store, messages } = this.core;
+    const messageId = this.toolCall(turn, toolCall);
+    const call = messages.get(messageId)?.agentTool;
+    const title = call?.title ?? 'Tool call';
+    const shownOptions = options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind }));
+    const diffs = [...(call === undefined ? [] : diffsOf(call)), ...extraDiffs];
+    const args = JSON.stringify(toolCall.rawInput ?? {});
+    const approvalId = newId();
+    return new Promise<RequestPermissionResponse>((resolve) => {
+      store.transaction(() => {
+        store.insertApproval({
+          id: approvalId,
+          conversation_id: conversationId,
+          message_id: messageId,
+          tool: title,
+          args,
+          summary: title,
+          status: 'pending',
+          created_at: Date.now(),
+          details: JSON.stringify({ options: shownOptions, ...(diffs.length === 0 ? {} : { diffs }) }),
+        });
+        messages.change(conversationId, messageId, {
+          status: 'waiting',
+          tool: { name: title, args, approvalId },
+        });
+      });
+      turn.questions.set(approvalId, {
+        messageId,
+        toolCallId: toolCall.toolCallId,
+        answer: (optionId) =>
+          resolve(optionId === undefined ? CANCELLED : { outcome: { outcome: 'selected', optionId } }),
+      });
+      signal.addEventListener('abort', () => resolve(CANCELLED), { once: true });
+      this.core.refresh();
+    });
+  }
+
+  /**
+   * Whether an agent's file write may go ahead: at once when the person allowed a tool call on
+   * that file in this turn (opencode asks before it writes), else after an approval showing the
+   * diff, as the host's own write tools do.
+   */
+  async approveWrite(conversationId: string, write: AgentFileWrite, signal: AbortSignal): Promise<boolean> {
+    const turn = this.turns.get(conversationId);
+    if (!turn || turn.stopped) return false;
+    if (turn.allowedPaths.has(path.resolve(write.path))) return true;
+    const diff: FileDiff = { path: write.path, oldText: write.oldText ?? null, newText: write.newText };
+    const response = await this.ask(
+      conversationId,
+      {
+        toolCallId: `write:${newId()}`,
+        title: `Write ${write.relativePath}`,
+        kind: 'edit',
+        status: 'pending',
+      },
+      WRITE_OPTIONS,
+      signal,
+      [diff],
+    );
+    return response.outcome.outcome === 'selected' && response.outcome.optionId === 'allow';
+  }
+
+  /**
+   * Answers an ACP agent's approval with one of its options (`optionId`, or allow once / reject
+   * once), recording who answered. Returns undefined when the approval is not an agent's (the
+   * host's own tools answer it); throws 422 for a stale answer or an option that does not fit.
+   */
+  decide(
+    approvalId: string,
+    decision: 'allow' | 'deny',
+    optionId: string | undefined,
+    by: ApprovalDecider,
+  ): { readonly optionId: string } | undefined {
+    const { store, messages } = this.core;
+    const row = store.approval(approvalId);
+    if (!row) throw notFound('approval');
+    const details = detailsOf(row);
+    if (details?.options === undefined) return undefined;
+    if (row.status !== 'pending') throw alreadyDecided(row);
+    const option = chooseOption(details.options, decision, optionId);
+    const turn = this.turns.get(row.conversation_id);
+    const question = turn?.questions.get(approvalId);
+    if (!turn || !question) {
+      // Its agent or its turn is gone (a restart, a crash): nobody is waiting for the answer.
+      store.setApprovalStatus(approvalId, 'cancelled');
+      this.core.refresh();
+      throw alreadyDecided({ ...row, status: 'cancelled' });
+    }
+    store.transaction(() => {
+      store.decideApproval(approvalId, decision === 'allow' ? 'allowed' : 'denied', by, Date.now());
+      messages.change(row.conversation_id, question.messageId, { status: 'streaming' });
+    });
+    turn.questions.delete(approvalId);
+    if (decision === 'allow') {
+      for (const file of pathsOf(messages.get(question.messageId)?.agentTool, row.args, details)) {
+        turn.allowedPaths.add(file);
+      }
+    }
+    question.answer(option.optionId);
+    this.core.refresh();
+    return { optionId: option.optionId };
+  }
+
+  private cancelQuestions(turn: Turn): void {
+    const { store, messages } = this.core;
+    for (const [approvalId, question] of turn.questions) {
+      store.setApprovalStatus(approvalId, 'cancelled');
+      const message = messages.get(question.messageId);
+      if (message?.status === 'waiting') {
+        messages.change(turn.conversationId, question.messageId, { status: 'stopped' });
+      }
+      question.answer(undefined);
+    }
+    turn.questions.clear();
+  }
+
+  /** Streams a message or thought chunk: into the current message when it is of its kind, else a new one. */
+  private chunk(turn: Turn, kind: 'text' | 'thought', text: string): void {
+    if (text === '') return;
+    const { messages, publisher } = this.core;
+    const { current, conversationId } = turn;
+    if (current !== undefined && current.kind === kind) {
+      if (messages.appendText(conversationId, current.id, text)) publisher.appendText(current.id, text);
+      return;
+    }
+    const before = current === undefined ? undefined : messages.get(current.id);
+    if (kind === 'thought' && current?.kind === 'text' && before?.text === '') {
+      // The reply has said nothing yet: it becomes the thought, rather than an empty bubble above one.
+      messages.change(conversationId, current.id, { agent: { ...agentFieldsOf(before), thought: true } });
+      current.kind = 'thought';
+      if (messages.appendText(conversationId, current.id, text)) publisher.appendText(current.id, text);
+      this.core.refresh();
+      return;
+    }
+    const id = this.next(turn, {
+      role: 'assistant',
+      text,
+      ...(kind === 'thought' ? { thought: true as const } : {}),
+    });
+    turn.current = { id, kind };
+    this.core.refresh();
+  }
+
+  private userChunk(turn: Turn, text: string): void {
+    const { messages } = this.core;
+    const before = turn.current === undefined ? undefined : messages.get(turn.current.id);
+    if (before?.role === 'user') {
+      messages.appendText(turn.conversationId, before.id, text);
+    } else {
+      turn.current = { id: this.next(turn, { role: 'user', text }), kind: 'tool' };
+    }
+    this.core.refresh();
+  }
+
+  /** Applies a tool call or its update to its message (made on first sight). Returns the message's id. */
+  private toolCall(turn: Turn, update: ToolCall | ToolCallUpdate): string {
+    const { messages, publisher } = this.core;
+    const { conversationId } = turn;
+    const known = turn.tools.get(update.toolCallId);
+    const before = known === undefined ? undefined : messages.get(known);
+    const shown = mergeToolCall(before?.agentTool, update);
+    if (!before) {
+      const id = this.next(turn, {
+        role: 'tool',
+        text: shown.text ?? '',
+        status: turn.replay ? 'complete' : statusOf(shown.call),
+        agentTool: shown.call,
+      });
+      turn.tools.set(update.toolCallId, id);
+      turn.current = { id, kind: 'tool' };
+      return id;
+    }
+    const text = shown.text;
+    if (text !== undefined && text !== before.text) {
+      if (text.startsWith(before.text)) {
+        // Long output grows: only what is new travels (the same appends as streamed text).
+        const added = text.slice(before.text.length);
+        if (messages.appendText(conversationId, before.id, added)) publisher.appendText(before.id, added);
+      } else {
+        messages.change(conversationId, before.id, { text });
+      }
+    }
+    const status = before.status === 'waiting' ? 'waiting' : turn.replay ? 'complete' : statusOf(shown.call);
+    messages.change(conversationId, before.id, {
+      agent: { ...agentFieldsOf(before), agentTool: shown.call },
+      ...(status === before.status ? {} : { status }),
+    });
+    return before.id;
+  }
+
+  /** Adds the turn's next message under its current one, makes it the conversation's leaf, returns its id. */
+  private next(
+    turn: Turn,
+    draft: Pick<StoredMessage, 'role' | 'text'> &
+      Partial<Pick<StoredMessage, 'status' | 'thought' | 'agentTool'>>,
+  ): string {
+    const { store, messages, selection } = this.core;
+    const { conversationId } = turn;
+    const before = turn.current === undefined ? undefined : messages.get(turn.current.id);
+    const parentId = before?.id ?? store.conversation(conversationId)?.current_leaf_id ?? null;
+    return store.transaction(() => {
+      if (before && before.role === 'assistant' && before.status === 'streaming') {
+        messages.change(conversationId, before.id, { status: 'complete' });
+      }
+      const added = messages.add({
+        conversationId,
+        parentId,
+        status: turn.replay || draft.role === 'user' ? 'complete' : 'streaming',
+        ...draft,
+      });
+      selection.setLeaf(conversationId, added.id);
+      return added.id;
+    });
+  }
+}
+
+/** The message's ACP fields as they are, to change one of them. */
+function agentFieldsOf(message: StoredMessage): AgentFields {
+  const fields: { -readonly [K in keyof AgentFields]: AgentFields[K] } = {};
+  for (const key of AGENT_FIELDS)
+    if (message[key] !== undefined) Object.assign(fields, { [key]: message[key] });
+  return fields;
+}
+
+/** A tool message's status for its call's. */
+function statusOf(call: AgentToolCall): StoredMessage['status'] {
+  return call.status === 'pending' || call.status === 'in_progress' ? 'streaming' : 'complete';
+}
+
+function detailsOf(row: ApprovalRow): ApprovalDetails | undefined {
+  if (row.details == null) return undefined;
+  try {
+    return JSON.parse(row.details) as ApprovalDetails;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The agent's option an answer picks: the one named, which must agree with the decision, or the first of its kind. */
+function chooseOption(
+  options: readonly PermissionOption[],
+  decision: 'allow' | 'deny',
+  optionId: string | undefined,
+): PermissionOption {
+  const allows = (o: PermissionOption) => o.kind === 'allow_once' || o.kind === 'allow_always';
+  const fits = (o: PermissionOption) => (decision === 'allow' ? allows(o) : !allows(o));
+  if (optionId !== undefined) {
+    const named = options.find((o) => o.optionId === optionId);
+    if (!named) throw notApplicable(`The agent offered no option "${optionId}".`);
+    if (!fits(named)) throw notApplicable(`The option "${named.name}" does not ${decision} the call.`);
+    return named;
+  }
+  const order = decision === 'allow' ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
+  for (const kind of order) {
+    const found = options.find((o) => o.kind === kind);
+    if (found) return found;
+  }
+  throw notApplicable(`The agent offered no way to ${decision} this call.`);
+}
+
+/** The files an allowed call is about: its locations, its diffs, and a path in its input. */
+function pathsOf(call: AgentToolCall | undefined, args: string, details: ApprovalDetails): string[] {
+  const paths = [...(call?.locations.map((l) => l.path) ?? []), ...(details.diffs ?? []).map((d) => d.path)];
+  try {
+    const input = JSON.parse(args) as Record<string, unknown>;
+    for (const key of ['filePath', 'file_path', 'path', 'filepath']) {
+      const value = input[key];
+      if (typeof value === 'string') paths.push(value);
+    }
+  } catch {
+    // Not JSON: nothing more to learn from it.
+  }
+  return paths.filter((p) => path.isAbsolute(p)).map((p) => path.resolve(p));
+}
