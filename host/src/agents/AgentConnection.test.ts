@@ -132,6 +132,32 @@ describe('AgentConnection (an agent app in the same process)', () => {
   });
 });
 
+describe('updates that overtake the session/new answer', () => {
+  it('are kept until the session registers, even after updates of many sessions nobody opens', async () => {
+    const early = agent({ name: 'early' })
+      .onRequest(methods.agent.initialize, () => ({ protocolVersion: 1 }))
+      .onRequest(methods.agent.session.new, async ({ client }) => {
+        for (let i = 0; i < 40; i++) {
+          await client.notify(methods.client.session.update, {
+            sessionId: `stray-${i}`,
+            update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'stray' } },
+          });
+        }
+        await client.notify(methods.client.session.update, {
+          sessionId: 'mine',
+          update: { sessionUpdate: 'current_mode_update', currentModeId: 'plan' },
+        });
+        return { sessionId: 'mine' };
+      });
+    const connection = await AgentConnection.open(early, { name: 'early', services: noServices });
+    const { updates, handlers } = recordingHandlers(async () => 'yes');
+    await connection.newSession({ cwd: '/tmp', mcpServers: [], handlers });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(updates.map((u) => u.update.sessionUpdate)).toEqual(['current_mode_update']);
+    connection.close();
+  });
+});
+
 describe('Agents with an in-process agent app', () => {
   it('starts it on first use, reports its version, and bounds a slow session/new', async () => {
     let slow = false;

@@ -439,7 +439,12 @@ export class AgentConnection {
     // The answer to `session/new` can be overtaken by its first updates; keep a few.
     let waiting = this.early.get(notification.sessionId);
     if (!waiting) {
-      if (this.early.size >= EARLY_SESSIONS) return;
+      // Updates of a session nobody opens (one closed here, one of another client) must not
+      // take the room of the next new session's: the oldest id goes.
+      if (this.early.size >= EARLY_SESSIONS) {
+        const oldest = this.early.keys().next().value;
+        if (oldest !== undefined) this.early.delete(oldest);
+      }
       waiting = [];
       this.early.set(notification.sessionId, waiting);
     }
