@@ -9,6 +9,7 @@ import type { AgentConnection } from './AgentConnection';
 import type { AgentCommandEntry } from './AgentEntry';
 import { AgentError } from './AgentError';
 import { Agents } from './Agents';
+import { agentsCommand } from './agentsConsole';
 import { writeStdioAgent } from './testing/stdioAgent';
 
 let dir: string;
@@ -165,6 +166,25 @@ describe('AgentProcess (a real child process)', () => {
     expect((error as AgentError).kind).toBe('needs_sign_in');
     expect(registry.list()[0]).toMatchObject({ state: 'needs_sign_in' });
     expect(registry.list()[0]?.signIn).toContain('Log in');
+  });
+
+  it('restart (console) ends the old process and starts a fresh connection', async () => {
+    const registry = open([entry('one'), { ...entry('gone'), command: path.join(dir, 'no-such-agent') }]);
+    const first = await registry.connection('one');
+    await registry.connection('gone').catch(() => {});
+    const printed: string[] = [];
+    agentsCommand(registry, '', (line) => printed.push(line));
+    expect(printed[0]).toMatch(/^ {2}builtin +ready/);
+    expect(printed[1]).toMatch(/^ {2}one +ready +stdio-agent 0\.0\.1$/);
+    expect(printed[2]).toMatch(/^ {2}gone +failed/);
+    expect(printed[3]).toContain('was not found');
+    agentsCommand(registry, 'restart one', (line) => printed.push(line));
+    expect(printed.at(-1)).toBe('Restarting one.');
+    await until(() => !first.alive && registry.list()[0]?.state === 'ready');
+    const second = await registry.connection('one');
+    expect(second).not.toBe(first);
+    expect(await ask(second, 'hello')).toBe('Hello world');
+    expect(() => agentsCommand(registry, 'restart', () => {})).toThrow(/Name an agent/);
   });
 
   it('an agent that cannot be spawned is failed with a readable reason', async () => {

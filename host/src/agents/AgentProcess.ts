@@ -133,6 +133,22 @@ export class AgentProcess {
     return this.start();
   }
 
+  /**
+   * Ends the current process (if any; requests in flight reject) and starts a fresh one now,
+   * with the backoff from the beginning: after signing in on the host, or to unstick it.
+   */
+  restart(): void {
+    if (this.closed) return;
+    this.failures = 0;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    const run = this.run;
+    this.run = undefined;
+    this.starting = undefined;
+    if (run) void this.stop(run);
+    this.start().catch(() => {});
+  }
+
   /** Stops the agent for good: its whole process group is ended (host shutdown). */
   async close(): Promise<void> {
     this.closed = true;

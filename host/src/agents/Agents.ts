@@ -92,6 +92,15 @@ export class Agents {
     return Promise.reject(new AgentError('unavailable', reason));
   }
 
+  /** Restarts an agent now (see `AgentProcess.restart`). False when there is no startable agent of that name. */
+  restart(name: string): boolean {
+    const agent = this.processes.get(name);
+    if (!agent) return false;
+    this.log('info', `Agent "${name}" is being restarted.`, name);
+    agent.restart();
+    return true;
+  }
+
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
