@@ -35,7 +35,7 @@ afterEach(async () => {
 describe('WorkspaceClient', () => {
   it('reads a window of lines (1-based line, limit)', async () => {
     fs.writeFileSync(path.join(dir, 'f.txt'), 'a\nb\nc\nd');
-    const read = (line?: number, limit?: number) =>
+    const read = (line: number | null = null, limit: number | null = null) =>
       client.readTextFile(scope, { sessionId: 's1', path: path.join(dir, 'f.txt'), line, limit });
     expect((await read(2, 2)).content).toBe('b\nc');
     expect((await read(3)).content).toBe('c\nd');
