@@ -82,7 +82,7 @@ export interface AgentSessionRequest {
 }
 
 /** Default of {@link AgentConnectionOptions.maxMessageBytes}. */
-export const DEFAULT_AGENT_MESSAGE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_AGENT_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** Updates kept for a session id not registered yet (its `session/new` answer is on the way). */
 const EARLY_UPDATES_PER_SESSION = 256;
 const EARLY_SESSIONS = 16;

@@ -22,7 +22,7 @@ export interface AgentAppEntry {
 }
 
 /** An entry that cannot be used: listed as failed with this reason, never started. */
-export interface AgentInvalidEntry {
+interface AgentInvalidEntry {
   readonly name: string;
   readonly invalid: string;
 }

@@ -29,7 +29,7 @@ export interface AgentTuning {
 }
 
 /** The defaults of {@link AgentTuning}. */
-export const DEFAULT_AGENT_TUNING = {
+const DEFAULT_AGENT_TUNING = {
   startTimeoutMs: 60_000,
   requestTimeoutMs: 120_000,
   backoffInitialMs: 1_000,

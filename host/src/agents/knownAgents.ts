@@ -14,7 +14,7 @@ interface KnownAgent {
  * The agents people already run, with the command that speaks ACP over stdio. The host never
  * installs them; it offers the ones it finds (see docs/HOST.md "Agents" for installing them).
  */
-export const KNOWN_AGENTS: readonly KnownAgent[] = [
+const KNOWN_AGENTS: readonly KnownAgent[] = [
   { name: 'opencode', command: 'opencode', args: ['acp'], signIn: 'opencode auth login' },
   { name: 'claude', command: 'claude-agent-acp', args: [], signIn: 'claude  (then /login)' },
   { name: 'codex', command: 'codex-acp', args: [], signIn: 'codex login' },
