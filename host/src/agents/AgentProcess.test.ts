@@ -159,6 +159,15 @@ describe('AgentProcess (a real child process)', () => {
     await until(() => !alive(pid), 5_000);
   });
 
+  it('a crash also ends what the agent started (its process group)', async () => {
+    const registry = open([entry('one')]);
+    const connection = await registry.connection('one');
+    const pid = Number(await ask(connection, 'grandchild'));
+    expect(alive(pid)).toBe(true);
+    await ask(connection, 'crash').catch(() => {});
+    await until(() => !alive(pid), 5_000);
+  });
+
   it('authentication required: needs_sign_in with what to run, the error says so', async () => {
     const registry = open([entry('one', { AUTH: '1' })]);
     const connection = await registry.connection('one');

@@ -149,6 +149,15 @@ export class AgentProcess {
     this.start().catch(() => {});
   }
 
+  /**
+   * Kills the process group at once, synchronously: for the host's `exit` event, when there
+   * is no time left for {@link close} (a shutdown past its budget, `process.exit`).
+   */
+  killNow(): void {
+    const child = this.run?.child;
+    if (child) signalGroup(child, 'SIGKILL');
+  }
+
   /** Stops the agent for good: its whole process group is ended (host shutdown). */
   async close(): Promise<void> {
     this.closed = true;
@@ -313,7 +322,12 @@ export class AgentProcess {
   private async stop(run: Run): Promise<void> {
     run.connection?.close();
     const child = run.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child) return;
+    if (child.exitCode !== null || child.signalCode !== null) {
+      // The leader is gone (a crash); what it started may not be.
+      signalGroup(child, 'SIGKILL');
+      return;
+    }
     child.stdin?.end();
     signalGroup(child, 'SIGTERM');
     const kill = setTimeout(() => signalGroup(child, 'SIGKILL'), this.tuning.killGraceMs);

@@ -36,6 +36,10 @@ export class Agents {
   private readonly listeners = new Set<() => void>();
   private readonly log: AgentLog;
   private cache: readonly AgentStatus[] | undefined;
+  /** A host that exits without closing (its shutdown budget spent) still takes the agents along. */
+  private readonly onExit = () => {
+    for (const agent of this.processes.values()) agent.killNow();
+  };
 
   constructor(options: AgentsOptions) {
     this.log = options.log ?? (() => {});
@@ -56,6 +60,7 @@ export class Agents {
       this.processes.set(entry.name, new AgentProcess(entry, context));
     }
     this.invalid = invalid;
+    if (this.processes.size > 0) process.once('exit', this.onExit);
   }
 
   /** Whether any agent is configured (usable or not). */
@@ -109,6 +114,7 @@ export class Agents {
   /** Ends every agent's process group (host shutdown). */
   async close(): Promise<void> {
     this.listeners.clear();
+    process.removeListener('exit', this.onExit);
     await Promise.all([...this.processes.values()].map((agent) => agent.close()));
   }
 
