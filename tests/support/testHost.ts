@@ -32,6 +32,8 @@ export interface TestHostOptions {
   readonly push?: StartHostOptions['push'];
   /** The bridge's clock (pairing tokens, devices' last seen, the throttle). @default Date.now */
   readonly now?: () => number;
+  /** ACP agents beside the built-in loop (e.g. `{ entries: [{ name: 'fake', app }] }`). */
+  readonly agents?: StartHostOptions['agents'];
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -63,6 +65,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     uploadLimit: options.uploadLimit ?? 25 * 1024 * 1024,
     logLevel: options.logLines ? 'info' : 'silent',
     ...(options.providers ? { providers: options.providers } : {}),
+    ...(options.agents ? { agents: options.agents } : {}),
     tuning: {
       authThrottle: {
         freeFailures: options.freeAuthFailures ?? 1000,
