@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { acpMcpServers } from './acpMcpServers';
 import { parseAgentConfig, parseAgentFlag } from './agentConfig';
 import { agentEntries } from './agentEntries';
 import { knownAgentsOnPath } from './knownAgents';
@@ -87,11 +88,52 @@ describe('agent config', () => {
         ['b1', 'b'],
       ]);
       expect(agentEntries({ dataDir: dir }).map((e) => e.name)).toEqual(['opencode', 'a']);
+      // A known program under another name or path still says how to sign in.
+      expect(agentEntries({ dataDir: dir, flags: ['oc=/opt/bin/opencode acp'] }).at(-1)).toMatchObject({
+        name: 'oc',
+        signIn: 'opencode auth login',
+      });
       expect(() => agentEntries({ dataDir: dir, configFile: path.join(dir, 'missing.json') })).toThrow(
         /Cannot read/,
       );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('acpMcpServers', () => {
+  it("passes the host's MCP servers as ACP stdio and http servers, leaving invalid ones out", () => {
+    expect(
+      acpMcpServers([
+        {
+          name: 'files',
+          transport: 'stdio',
+          command: '/usr/bin/env',
+          args: ['x'],
+          env: { TOKEN: 't' },
+          cwd: undefined,
+          approval: 'ask',
+          timeoutMs: 1,
+        },
+        {
+          name: 'remote',
+          transport: 'http',
+          url: new URL('https://mcp.example/mcp'),
+          headers: { Authorization: 'Bearer b' },
+          approval: 'ask',
+          timeoutMs: 1,
+        },
+        { name: 'bad', transport: 'stdio', invalid: 'no command' },
+      ]),
+    ).toEqual([
+      { name: 'files', command: '/usr/bin/env', args: ['x'], env: [{ name: 'TOKEN', value: 't' }] },
+      {
+        type: 'http',
+        name: 'remote',
+        url: 'https://mcp.example/mcp',
+        headers: [{ name: 'Authorization', value: 'Bearer b' }],
+      },
+    ]);
   });
 });

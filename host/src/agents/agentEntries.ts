@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AgentEntry } from './AgentEntry';
 import { loadAgentConfig, parseAgentFlag } from './agentConfig';
-import { knownAgentsOnPath } from './knownAgents';
+import { knownAgentsOnPath, knownSignIn } from './knownAgents';
 
 /** Where the host's agents come from (see {@link agentEntries}). */
 export interface AgentSources {
@@ -33,5 +33,9 @@ export function agentEntries(sources: AgentSources): AgentEntry[] {
     ]),
   );
   add((sources.flags ?? []).map(parseAgentFlag));
-  return [...byName.values()];
+  return [...byName.values()].map((entry) =>
+    'command' in entry && entry.signIn === undefined
+      ? { ...entry, signIn: knownSignIn(entry.command) }
+      : entry,
+  );
 }

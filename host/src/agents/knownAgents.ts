@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { AgentCommandEntry } from './AgentEntry';
 import { findOnPath } from './agentLaunch';
 
@@ -44,4 +45,14 @@ export function knownAgentsOnPath(searchPath: string | undefined): AgentCommandE
     cwd: undefined,
     signIn: agent.signIn,
   }));
+}
+
+/**
+ * The sign-in command of a well-known agent's program (by its file name, wherever it is
+ * installed), for entries that name none: `--agent oc=/opt/bin/opencode acp` still says
+ * `opencode auth login` when it needs a sign-in.
+ */
+export function knownSignIn(command: string): string | undefined {
+  const program = path.basename(command);
+  return KNOWN_AGENTS.find((agent) => agent.command === program)?.signIn;
 }
