@@ -36,12 +36,21 @@ function entry(name: string, env: Record<string, string> = {}): AgentCommandEntr
   return { name, command: process.execPath, args: [script], env, cwd: undefined, signIn: undefined };
 }
 
-function open(entries: AgentCommandEntry[], maxMessageBytes = 16 * 1024 * 1024): Agents {
+function open(
+  entries: AgentCommandEntry[],
+  maxMessageBytes = 16 * 1024 * 1024,
+  backoffInitialMs = 100,
+): Agents {
   agents = new Agents({
     entries,
     authoriser: new WorkspaceAuthoriser([workspace]),
     log: (level, message, agent) => logLines.push(`${level} ${agent ?? ''} ${message}`),
-    tuning: { backoffInitialMs: 100, backoffMaxMs: 200, killGraceMs: 300, maxMessageBytes },
+    tuning: {
+      backoffInitialMs,
+      backoffMaxMs: Math.max(200, backoffInitialMs),
+      killGraceMs: 300,
+      maxMessageBytes,
+    },
   });
   return agents;
 }
@@ -102,7 +111,7 @@ describe('AgentProcess (a real child process)', () => {
     expect((error as AgentError).message).toContain('boom: the agent fell over');
     expect(registry.list()[0]).toMatchObject({ state: 'failed' });
     expect(registry.list()[0]?.reason).toContain('boom');
-    await until(() => registry.list()[0]?.state === 'ready');
+    // Asked for while its restart is due within moments: started at once, not refused.
     expect(await ask(await registry.connection('one'), 'hello')).toBe('Hello world');
   });
 
@@ -197,10 +206,16 @@ describe('AgentProcess (a real child process)', () => {
   });
 
   it('an agent that cannot be spawned is failed with a readable reason', async () => {
-    const registry = open([{ ...entry('gone'), command: path.join(dir, 'no-such-agent') }]);
+    const registry = open(
+      [{ ...entry('gone'), command: path.join(dir, 'no-such-agent') }],
+      undefined,
+      10_000,
+    );
     const error = await registry.connection('gone').catch((e: unknown) => e);
     expect((error as AgentError).message).toContain('was not found');
     expect(registry.list()[0]).toMatchObject({ state: 'failed' });
+    // While its restart is far off, asking again says so rather than spawning again.
+    await expect(registry.connection('gone')).rejects.toThrow(/was not found.*It restarts in 10 s/);
   });
 });
 

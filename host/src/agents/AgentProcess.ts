@@ -38,6 +38,8 @@ const DEFAULT_AGENT_TUNING = {
   maxMessageBytes: 16 * 1024 * 1024,
 } as const;
 
+/** A failed agent asked for within this long of its next start is started at once. */
+const SOON_MS = 2_000;
 /** An agent that stayed up this long starts its backoff from the beginning after a crash. */
 const STABLE_MS = 60_000;
 
@@ -82,6 +84,7 @@ export class AgentProcess {
   private failures = 0;
   private readySince = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  private retryAt = 0;
   private closed = false;
 
   constructor(entry: AgentCommandEntry | AgentAppEntry, context: AgentProcessContext) {
@@ -128,7 +131,14 @@ export class AgentProcess {
     if (live?.alive) return Promise.resolve(live);
     if (this.starting) return this.starting;
     if (this.state === 'failed' && this.retryTimer !== undefined) {
-      return Promise.reject(new AgentError('unavailable', this.reason ?? `The agent "${this.name}" failed.`));
+      const wait = this.retryAt - Date.now();
+      // Someone wants it now and the pause is nearly over: start it rather than refuse.
+      if (wait > SOON_MS) {
+        const why = this.reason ?? `The agent "${this.name}" failed.`;
+        return Promise.reject(
+          new AgentError('unavailable', `${why} It restarts in ${Math.ceil(wait / 1000)} s.`),
+        );
+      }
     }
     return this.start();
   }
@@ -179,6 +189,9 @@ export class AgentProcess {
 
   private async launch(): Promise<AgentConnection> {
     this.setState('starting');
+    // A run whose end was not handled yet (its connection just closed) must not outlive it.
+    const previous = this.run;
+    if (previous) void this.stop(previous);
     const run = this.spawn();
     this.run = run;
     const services = new WorkspaceClient(this.context.authoriser, this.context.tuning.workspace ?? {});
@@ -300,6 +313,7 @@ export class AgentProcess {
     this.reason = reason;
     this.setState('failed');
     this.context.log(level, `${reason} Restarting it in ${Math.round(delay / 100) / 10} s.`, this.name);
+    this.retryAt = Date.now() + delay;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (!this.closed) this.start().catch(() => {});
