@@ -34,6 +34,8 @@ export interface TestHostOptions {
   readonly now?: () => number;
   /** ACP agents beside the built-in loop (e.g. `{ entries: [{ name: 'fake', app }] }`). */
   readonly agents?: StartHostOptions['agents'];
+  /** Folders a project may point at, besides `<dataDir>/workspace`. */
+  readonly workspaceRoots?: readonly string[];
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -66,6 +68,7 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     logLevel: options.logLines ? 'info' : 'silent',
     ...(options.providers ? { providers: options.providers } : {}),
     ...(options.agents ? { agents: options.agents } : {}),
+    ...(options.workspaceRoots ? { workspaceRoots: options.workspaceRoots } : {}),
     tuning: {
       authThrottle: {
         freeFailures: options.freeAuthFailures ?? 1000,
