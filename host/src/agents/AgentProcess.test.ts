@@ -111,6 +111,7 @@ describe('AgentProcess (a real child process)', () => {
     expect((error as AgentError).message).toContain('boom: the agent fell over');
     expect(registry.list()[0]).toMatchObject({ state: 'failed' });
     expect(registry.list()[0]?.reason).toContain('boom');
+    expect(registry.list()[0]?.reason?.split('Its last output').length).toBe(2);
     // Asked for while its restart is due within moments: started at once, not refused.
     expect(await ask(await registry.connection('one'), 'hello')).toBe('Hello world');
   });

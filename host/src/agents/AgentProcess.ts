@@ -38,6 +38,8 @@ const DEFAULT_AGENT_TUNING = {
   maxMessageBytes: 16 * 1024 * 1024,
 } as const;
 
+/** Where a failure message goes on with the agent's last stderr lines. */
+const TAIL_MARK = ' Its last output: ';
 /** A failed agent asked for within this long of its next start is started at once. */
 const SOON_MS = 2_000;
 /** An agent that stayed up this long starts its backoff from the beginning after a crash. */
@@ -353,7 +355,7 @@ export class AgentProcess {
 
   private withTail(run: Run, message: string): string {
     const last = run.tail.lastLines();
-    return last === '' ? message : `${message} Its last output: ${last}`;
+    return last === '' || message.includes(TAIL_MARK) ? message : `${message}${TAIL_MARK}${last}`;
   }
 
   private setState(state: AgentStatus['state']): void {
