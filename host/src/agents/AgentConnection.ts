@@ -178,13 +178,18 @@ export class AgentConnection {
     // agent may not call the client before that (the SDK's own rule for clients).
     let self: AgentConnection | undefined;
     const app = clientApp(() => self, options);
-    const sdk = isAgentApp(target)
+    const malformed = (what: string) => {
+      const error = new AgentError('crashed', `The agent "${options.name}" ${what}.`);
+      // Before `initialize` was answered there is no connection object yet: the wait ends.
+      if (self) self.fail(error);
+      else sdk.close(error);
+    };
+    const sdk: ClientConnection = isAgentApp(target)
       ? app.connect(target)
       : app.connect(
           guardedStream(target, {
             maxMessageBytes: options.maxMessageBytes ?? DEFAULT_AGENT_MESSAGE_BYTES,
-            onMalformed: (what) =>
-              self?.fail(new AgentError('crashed', `The agent "${options.name}" ${what}.`)),
+            onMalformed: malformed,
           }),
         );
     const timeoutMs = options.initializeTimeoutMs ?? 30_000;

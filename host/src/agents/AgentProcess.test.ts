@@ -136,6 +136,13 @@ describe('AgentProcess (a real child process)', () => {
     expect(registry.list()[0]).toMatchObject({ state: 'failed' });
   });
 
+  it('a line that is not JSON before initialize fails the start at once', async () => {
+    const registry = open([entry('one', { GARBAGE_FIRST: '1' })]);
+    const error = await registry.connection('one').catch((e: unknown) => e);
+    expect((error as AgentError).message).toContain('not JSON');
+    expect(registry.list()[0]).toMatchObject({ state: 'failed' });
+  });
+
   it('stderr goes to the host log, not to the session', async () => {
     const registry = open([entry('one', { SOME_TOKEN: 'hunter2-secret' })]);
     const handlers = textHandlers();

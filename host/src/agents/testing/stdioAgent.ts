@@ -17,7 +17,8 @@ import { pathToFileURL } from 'node:url';
  * - `read P` / `write P TEXT` / `term CMD...`: `fs/read_text_file`, `fs/write_text_file`,
  *   `terminal/create` + `wait_for_exit` + `output`; answers the result (or the error) as JSON.
  *
- * `session/new` answers "authentication required" when the agent runs with `AUTH=1`.
+ * `session/new` answers "authentication required" when the agent runs with `AUTH=1`; with
+ * `GARBAGE_FIRST=1` it writes a line that is not JSON to stdout before anything else.
  */
 export function writeStdioAgent(dir: string): string {
   const sdk = pathToFileURL(createRequire(import.meta.url).resolve('@agentclientprotocol/sdk')).href;
@@ -111,5 +112,6 @@ const app = agent({ name: 'stdio-agent' })
     return { stopReason: 'end_turn' };
   });
 
+if (process.env.GARBAGE_FIRST === '1') process.stdout.write('Starting the agent...\\n');
 app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
 `;
