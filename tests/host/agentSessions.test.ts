@@ -6,7 +6,7 @@ import type { Snapshot } from '@webbridge/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeAgentCommand } from '../support/acp/fakeAgentCommand';
 import type { FakeAgentScript } from '../support/acp/fakeAgentScript';
-import { crash, edit, say, think, turn, waitForCancel } from '../support/acp/fakeSteps';
+import { crash, edit, plan, say, think, turn, update, waitForCancel } from '../support/acp/fakeSteps';
 import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 
 /**
@@ -145,6 +145,40 @@ describe('an ACP agent behind the bridge (fake agent as a child process)', () =>
       body: JSON.stringify({ action: 'approve', approvalId: approval!.id, decision: 'deny' }),
     });
     expect(stale.status).toBe(422);
+  });
+
+  it('shows a terminal tool call with its output, and plans and usage in agents.session', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-agent-'));
+    const h = await start(
+      {
+        turns: [
+          turn(
+            plan([
+              ['Run the greeting', 'in_progress'],
+              ['Report', 'pending'],
+            ]),
+            { type: 'terminal', command: 'echo', args: ['hello from a terminal'], toolCallId: 't1' },
+            update({ sessionUpdate: 'usage_update', used: 1200, size: 200_000 }),
+            say('It printed a greeting.'),
+          ),
+        ],
+      },
+      dataDir,
+    );
+    const phone = client(h);
+    await phone.fetchState();
+    await phone.action({ action: 'newConversation', agentId: 'fake' });
+    await until(phone, (s) => s.conversations.list[0]?.agentId === 'fake');
+    await phone.send('greet');
+    const done = await until(
+      phone,
+      (s) => idle(s) && s.conversations.messages.at(-1)?.stopReason === 'end_turn',
+    );
+    const tool = done.conversations.messages.find((m) => m.agentTool?.kind === 'execute');
+    expect(tool?.agentTool?.content[0]?.type).toBe('terminal');
+    expect(tool?.text).toContain('hello from a terminal');
+    expect(done.agents?.session?.plan.map((e) => e.status)).toEqual(['in_progress', 'pending']);
+    expect(done.agents?.session?.usage).toEqual({ used: 1200, size: 200_000 });
   });
 
   it('stop mid-reply cancels the turn; a crash mid-turn ends the reply with a readable error', async () => {

@@ -36,7 +36,21 @@ export function mergeToolCall(
         : update.locations.map((l) => (l.line == null ? { path: l.path } : { path: l.path, line: l.line })),
     content: update.content == null ? base.content : update.content.flatMap(structured),
   };
-  return { call, text: update.content == null ? undefined : update.content.map(textOf).join('') };
+  return {
+    call,
+    text: update.content == null ? outputOf(call, update.rawOutput) : update.content.map(textOf).join(''),
+  };
+}
+
+/**
+ * A terminal call's final output, when the update carries it only as `rawOutput.output` (its
+ * terminal may be released before the host reads it).
+ */
+function outputOf(call: AgentToolCall, rawOutput: unknown): string | undefined {
+  if (!call.content.some((c) => c.type === 'terminal')) return undefined;
+  if (typeof rawOutput !== 'object' || rawOutput === null) return undefined;
+  const output = (rawOutput as { output?: unknown }).output;
+  return typeof output === 'string' ? output : undefined;
 }
 
 /** The file changes a tool call carries (its `diff` content). */

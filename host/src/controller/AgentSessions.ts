@@ -366,6 +366,14 @@ export class AgentSessions {
       requestPermission: (request, signal) =>
         this.run(() => this.turns.ask(conversationId, request.toolCall, request.options, signal)),
       approveWrite: (write, signal) => this.run(() => this.turns.approveWrite(conversationId, write, signal)),
+      terminalChanged: (terminalId) => {
+        const live = this.live.get(conversationId);
+        const output = live?.connection.terminalOutput(terminalId)?.output;
+        if (output === undefined) return;
+        this.run(() => this.turns.terminal(conversationId, terminalId, output)).catch(() => {
+          // The controller closed meanwhile.
+        });
+      },
     };
   }
 

@@ -135,6 +135,31 @@ export class AgentTurns {
   }
 
   /**
+   * A terminal of the turn's tool calls has new output: the tool message that shows it takes the
+   * output as its text (appended while it only grows, as streamed text is).
+   */
+  terminal(conversationId: string, terminalId: string, output: string): void {
+    const turn = this.turns.get(conversationId);
+    if (this.core.closed || !turn) return;
+    const { messages, publisher } = this.core;
+    for (const id of turn.tools.values()) {
+      const message = messages.get(id);
+      if (!message?.agentTool?.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId))
+        continue;
+      if (output === message.text) return;
+      if (output.startsWith(message.text)) {
+        const added = output.slice(message.text.length);
+        if (messages.appendText(conversationId, id, added)) publisher.appendText(id, added);
+      } else {
+        // The output is bounded: once its start is dropped, the text is replaced.
+        messages.change(conversationId, id, { text: output });
+        this.core.refresh();
+      }
+      return;
+    }
+  }
+
+  /**
    * Ends a turn: its last message records the stop reason, a message still streaming completes
    * (or is stopped, when the person stopped the turn).
    */

@@ -241,6 +241,30 @@ describe('a conversation backed by an ACP agent', () => {
     expect(state.conversations.list[0]?.unavailable).toMatch(/cannot reopen/);
   });
 
+  it('sends attachments as prompt blocks the agent takes, and refuses with 422 what it cannot take', async () => {
+    for (const image of [false, true]) {
+      const { controller, dataDir, mini } = setUp({ image });
+      await onMain(controller, () => controller.conversations.newConversation(undefined, undefined, 'mini'));
+      await onMain(controller, () => controller.messages.send('hello'));
+      await waitForState(controller, (s) => idle(s) && s.conversations.messages.length === 2);
+      const file = path.join(dataDir, 'dot.png');
+      fs.writeFileSync(file, Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+      await onMain(controller, () =>
+        controller.attachments.add({ path: file, name: 'dot.png', type: 'image/png', size: 4 }),
+      );
+      const sending = onMain(controller, () => controller.messages.send('look'));
+      if (!image) {
+        await expect(sending).rejects.toThrow(/cannot take images: send it without "dot.png"/);
+        expect(controller.readState().conversations.messages).toHaveLength(2);
+        expect(controller.readState().conversations.pending).toHaveLength(1);
+        continue;
+      }
+      await sending;
+      await waitForState(controller, (s) => idle(s) && s.conversations.messages.length === 4);
+      expect(mini.prompts.at(-1)).toBe('look[image]');
+    }
+  });
+
   it('leaves the built-in path as it was: no agent fields on its messages', async () => {
     const { controller } = testController();
     open.push({ controller });
