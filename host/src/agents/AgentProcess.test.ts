@@ -213,6 +213,18 @@ describe('AgentProcess (a real child process)', () => {
     expect(() => agentsCommand(registry, 'restart', () => {})).toThrow(/Name an agent/);
   });
 
+  it('is ready again once a session opens after signing in on the host', async () => {
+    const signedIn = path.join(dir, 'signed-in');
+    const registry = open([{ ...entry('one', { SIGNED_IN_FILE: signedIn }), signIn: 'stdio-agent login' }]);
+    const connection = await registry.connection('one');
+    await expect(ask(connection, 'hello')).rejects.toMatchObject({ kind: 'needs_sign_in' });
+    expect(registry.list()[0]).toMatchObject({ state: 'needs_sign_in', signIn: 'stdio-agent login' });
+    fs.writeFileSync(signedIn, '');
+    expect(await ask(await registry.connection('one'), 'hello')).toBe('Hello world');
+    expect(registry.list()[0]).toMatchObject({ state: 'ready' });
+    expect(registry.list()[0]?.signIn).toBeUndefined();
+  });
+
   it('an agent that cannot be spawned is failed with a readable reason', async () => {
     const registry = open(
       [{ ...entry('gone'), command: path.join(dir, 'no-such-agent') }],

@@ -17,7 +17,8 @@ import { pathToFileURL } from 'node:url';
  * - `read P` / `write P TEXT` / `term CMD...`: `fs/read_text_file`, `fs/write_text_file`,
  *   `terminal/create` + `wait_for_exit` + `output`; answers the result (or the error) as JSON.
  *
- * `session/new` answers "authentication required" when the agent runs with `AUTH=1`; with
+ * `session/new` answers "authentication required" when the agent runs with `AUTH=1`, or while
+ * the file `SIGNED_IN_FILE` names does not exist; with
  * `GARBAGE_FIRST=1` it writes a line that is not JSON to stdout before anything else.
  */
 export function writeStdioAgent(dir: string): string {
@@ -29,6 +30,7 @@ export function writeStdioAgent(dir: string): string {
 
 const SCRIPT = `
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { agent, methods, ndJsonStream, RequestError } from '__SDK__';
 
@@ -54,6 +56,7 @@ const app = agent({ name: 'stdio-agent' })
   }))
   .onRequest(methods.agent.session.new, () => {
     if (process.env.AUTH === '1') throw RequestError.authRequired();
+    if (process.env.SIGNED_IN_FILE && !existsSync(process.env.SIGNED_IN_FILE)) throw RequestError.authRequired();
     return { sessionId: 'sess-' + Math.random().toString(36).slice(2) };
   })
   .onNotification(methods.agent.session.cancel, () => {})
