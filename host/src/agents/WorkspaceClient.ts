@@ -105,10 +105,11 @@ export class WorkspaceClient implements AgentClientServices {
     if (signal.aborted) throw RequestError.requestCancelled();
     if (!allowed) throw RequestError.invalidRequest(undefined, 'the user did not allow this write');
     // Checked again: the folders may have changed while the person was deciding.
+    const planned = this.resolve(scope, request.path);
+    const mode = modeOf(planned);
+    fs.mkdirSync(path.dirname(planned), { recursive: true });
+    // And once more after making its folders: the path written is the one last checked.
     const target = this.resolve(scope, request.path);
-    const mode = modeOf(target);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    this.resolve(scope, request.path);
     try {
       writeAtomically(target, request.content, mode);
     } catch (error) {
