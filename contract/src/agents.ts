@@ -69,6 +69,8 @@ export const agentToolContentSchema = z.discriminatedUnion('type', [
   fileDiffSchema.extend({ type: z.literal('diff') }),
   z.object({ type: z.literal('terminal'), terminalId: z.string() }),
 ]);
+/** The members of {@link agentToolContentSchema}, exported so the API document can name each one. */
+export const [agentDiffContentSchema, agentTerminalContentSchema] = agentToolContentSchema.options;
 /** A diff or a terminal of an agent's tool call. */
 export type AgentToolContent = z.infer<typeof agentToolContentSchema>;
 

@@ -35,10 +35,12 @@ export type {
 export {
   agentCommandSchema,
   agentConfigOptionSchema,
+  agentDiffContentSchema,
   agentModeSchema,
   agentSchema,
   agentSessionSchema,
   agentStateSchema,
+  agentTerminalContentSchema,
   agentToolCallSchema,
   agentToolContentSchema,
   agentToolKindSchema,
