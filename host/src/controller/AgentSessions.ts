@@ -108,6 +108,17 @@ export class AgentSessions {
     });
   }
 
+  /**
+   * Opens a new conversation's session now, in the background, so its modes, settings and
+   * commands show before the first send (opencode takes seconds to start). A failure shows at
+   * the first send instead.
+   */
+  warm(conversationId: string): void {
+    this.session(conversationId).catch(() => {
+      // Said again, readably, by the send that needs the session.
+    });
+  }
+
   /** Stops a conversation's turn and sends `session/cancel`. Returns whether one was running. */
   stop(conversationId: string): boolean {
     if (!this.turns.stop(conversationId)) return false;

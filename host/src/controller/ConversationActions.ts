@@ -21,7 +21,7 @@ export interface ConversationActionsDeps {
   readonly registry: Pick<ModelRegistry, 'has'>;
   readonly publisher: Pick<ProjectionPublisher, 'patch'>;
   readonly steps: Pick<ControllerSteps, 'moveTo' | 'refresh'>;
-  readonly agentSessions: Pick<AgentSessions, 'has' | 'forget'>;
+  readonly agentSessions: Pick<AgentSessions, 'has' | 'forget' | 'warm'>;
 }
 
 /**
@@ -61,6 +61,7 @@ export class ConversationActions {
     if (agent !== undefined && !this.agentSessions.has(agent)) throw notFound('agent');
     const row = this.selection.createConversation(project, title?.trim() ?? '', agent);
     this.steps.moveTo(row.id);
+    if (agent !== undefined) this.agentSessions.warm(row.id);
     return { conversationId: row.id };
   }
 

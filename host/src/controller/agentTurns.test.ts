@@ -42,7 +42,9 @@ describe('a conversation backed by an ACP agent', () => {
     });
     const appended: string[] = [];
     await onMain(controller, () => controller.conversations.newConversation(undefined, undefined, 'mini'));
-    const before = controller.readState();
+    // The session opens at once: its modes and settings show before the first send.
+    const before = await waitForState(controller, (s) => s.agents?.session?.modes?.current === 'ask');
+    expect(before.agents?.session?.configOptions.map((o) => o.id)).toEqual(['model']);
     expect(before.conversations.list[0]?.agentId).toBe('mini');
     expect(before.agents?.list.map((a) => a.name)).toEqual(['builtin', 'mini']);
     let last = controller.readState();
