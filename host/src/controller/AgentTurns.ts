@@ -13,6 +13,7 @@ import { AgentError } from '../agents/AgentError';
 import { blockText, diffsOf, mergeToolCall } from '../agents/acpToolCall';
 import type { ApprovalDecider, ApprovalRow, HostStore } from '../db/HostStore';
 import { AGENT_FIELDS, type AgentFields, type StoredMessage } from '../db/StoredMessage';
+import type { MainExecutor } from '../executor/MainExecutor';
 import { newId } from '../ids';
 import { alreadyDecided } from './approvalDecision';
 import { notApplicable, notFound } from './errors';
@@ -27,6 +28,8 @@ export interface AgentTurnsTarget {
   readonly messages: MessageRepository;
   readonly selection: Pick<Selection, 'setLeaf'>;
   readonly publisher: Pick<ProjectionPublisher, 'appendText'>;
+  /** Where a question withdrawn by the agent is cleaned up (its own task). */
+  readonly executor: Pick<MainExecutor, 'run'>;
   refresh(): void;
 }
 
@@ -265,7 +268,16 @@ export class AgentTurns {
         answer: (optionId) =>
           resolve(optionId === undefined ? CANCELLED : { outcome: { outcome: 'selected', optionId } }),
       });
-      signal.addEventListener('abort', () => resolve(CANCELLED), { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          resolve(CANCELLED);
+          // The agent withdrew the question (its turn was cancelled, it went away): nobody may
+          // answer it any more.
+          this.core.executor.run(() => this.withdraw(turn, approvalId)).catch(() => {});
+        },
+        { once: true },
+      );
       this.core.refresh();
     });
   }
@@ -334,6 +346,19 @@ export class AgentTurns {
     question.answer(option.optionId);
     this.core.refresh();
     return { optionId: option.optionId };
+  }
+
+  private withdraw(turn: Turn, approvalId: string): void {
+    const question = turn.questions.get(approvalId);
+    if (this.core.closed || !question) return;
+    turn.questions.delete(approvalId);
+    this.core.store.transaction(() => {
+      this.core.store.setApprovalStatus(approvalId, 'cancelled');
+      if (this.core.messages.get(question.messageId)?.status === 'waiting') {
+        this.core.messages.change(turn.conversationId, question.messageId, { status: 'stopped' });
+      }
+    });
+    this.core.refresh();
   }
 
   private cancelQuestions(turn: Turn): void {

@@ -150,6 +150,40 @@ describe('a conversation backed by an ACP agent', () => {
     ).rejects.toThrow(/cancelled/);
   });
 
+  it('cancels the approval when the agent withdraws its question ($/cancel_request)', async () => {
+    const outcomes: string[] = [];
+    const { controller } = setUp({
+      turn: async (t) => {
+        const withdraw = new AbortController();
+        setTimeout(() => withdraw.abort(), 300);
+        const answer = await t.ask(
+          { toolCallId: 'q', title: 'Delete it', kind: 'delete' },
+          MINI_OPTIONS,
+          withdraw.signal,
+        );
+        outcomes.push(answer.outcome.outcome);
+        await t.say('Never mind.');
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        return 'end_turn';
+      },
+    });
+    await onMain(controller, () => controller.conversations.newConversation(undefined, undefined, 'mini'));
+    await onMain(controller, () => controller.messages.send('go'));
+    const asked = await waitForState(controller, (s) => s.approvals.length === 1);
+    // While the turn still runs, the withdrawn question is no longer asked anywhere.
+    const state = await waitForState(
+      controller,
+      (s) => s.conversations.messages.at(-1)?.text === 'Never mind.',
+    );
+    expect(state.conversations.run.state).toBe('streaming');
+    expect(outcomes).toEqual(['cancelled']);
+    expect(state.approvals).toEqual([]);
+    expect(state.conversations.messages.find((m) => m.role === 'tool')?.status).toBe('stopped');
+    await expect(
+      onMain(controller, () => controller.approvals.approve(asked.approvals[0]!.id, 'allow')),
+    ).rejects.toThrow(/cancelled/);
+  });
+
   it('refuses to fork an agent conversation and names an unknown agent', async () => {
     const { controller } = setUp();
     await expect(

@@ -20,7 +20,11 @@ export interface MiniTurn {
   update(update: SessionUpdate): Promise<void>;
   /** One message chunk per word (spaces kept). */
   say(text: string): Promise<void>;
-  ask(toolCall: ToolCallUpdate, options?: readonly PermissionOption[]): Promise<RequestPermissionResponse>;
+  ask(
+    toolCall: ToolCallUpdate,
+    options?: readonly PermissionOption[],
+    signal?: AbortSignal,
+  ): Promise<RequestPermissionResponse>;
   write(path: string, content: string): Promise<void>;
 }
 
@@ -132,12 +136,12 @@ export function miniAgent(options: MiniAgentOptions = {}): { app: () => AgentApp
               });
             }
           },
-          ask: (toolCall, offered = MINI_OPTIONS) =>
-            client.request(methods.client.session.requestPermission, {
-              sessionId,
-              toolCall,
-              options: [...offered],
-            }),
+          ask: (toolCall, offered = MINI_OPTIONS, signal) =>
+            client.request(
+              methods.client.session.requestPermission,
+              { sessionId, toolCall, options: [...offered] },
+              signal === undefined ? undefined : { cancellationSignal: signal },
+            ),
           write: async (path, content) => {
             await client.request(methods.client.fs.writeTextFile, { sessionId, path, content });
           },
