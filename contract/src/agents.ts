@@ -141,6 +141,8 @@ export const agentConfigOptionSchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().optional(),
+  /** What it is about, for a page to place it (`mode`, `model`, `thought_level`, or another word). */
+  category: z.string().optional(),
   /** `select`: one of `options`; `boolean`: on or off. */
   type: z.enum(['select', 'boolean']),
   currentValue: z.union([z.string(), z.boolean()]),

@@ -208,6 +208,7 @@ export interface components {
             id: string;
             name: string;
             description?: string;
+            category?: string;
             /** @enum {string} */
             type: "select" | "boolean";
             currentValue: string | boolean;

@@ -34,7 +34,8 @@ export function mergeToolCall(
       update.locations == null
         ? base.locations
         : update.locations.map((l) => (l.line == null ? { path: l.path } : { path: l.path, line: l.line })),
-    content: update.content == null ? base.content : update.content.flatMap(structured),
+    content:
+      update.content == null ? base.content : keepDiffs(base.content, update.content.flatMap(structured)),
   };
   return {
     call,
@@ -51,6 +52,17 @@ function outputOf(call: AgentToolCall, rawOutput: unknown): string | undefined {
   if (typeof rawOutput !== 'object' || rawOutput === null) return undefined;
   const output = (rawOutput as { output?: unknown }).output;
   return typeof output === 'string' ? output : undefined;
+}
+
+/**
+ * New content replaces the old (ACP's rule), except that a change shown before stays when the
+ * new content shows none: opencode puts the diff only in its permission request, and reports
+ * "Wrote file successfully." when done, and the diff is what a person looks back for.
+ */
+function keepDiffs(before: readonly AgentToolContent[], next: AgentToolContent[]): AgentToolContent[] {
+  if (next.some((c) => c.type === 'diff')) return next;
+  const diffs = before.filter((c) => c.type === 'diff');
+  return diffs.length === 0 ? next : [...diffs, ...next];
 }
 
 /** The file changes a tool call carries (its `diff` content). */

@@ -71,6 +71,7 @@ export function toConfigOption(option: SessionConfigOption): AgentConfigOption {
     currentValue: option.currentValue,
   };
   if (option.description != null) shown.description = option.description;
+  if (option.category != null) shown.category = option.category;
   if (option.type === 'select') {
     // Grouped options are shown flat: the phone lists them in one menu.
     shown.options = option.options.flatMap((entry) =>
