@@ -6,6 +6,7 @@ import type { Agents } from '../agents/Agents';
 import { agentController } from '../testing/agentController';
 import { MINI_OPTIONS, type MiniAgentOptions, miniAgent } from '../testing/miniAgent';
 import { onMain, testController, waitForState } from '../testing/testController';
+import { deviceDecider } from './approvalDecision';
 import type { ChatController } from './ChatController';
 
 let open: { controller: ChatController; agents?: Agents }[] = [];
@@ -106,8 +107,9 @@ describe('a conversation backed by an ACP agent', () => {
     await expect(
       onMain(controller, () => controller.approvals.approve(approval!.id, 'deny', undefined, 'always')),
     ).rejects.toThrow(/does not deny/);
+    const pixel = deviceDecider({ id: 'd1', name: 'Pixel 7' });
     const result = await onMain(controller, () =>
-      controller.approvals.approve(approval!.id, 'allow', undefined, 'always'),
+      controller.approvals.approve(approval!.id, 'allow', pixel, 'always'),
     );
     expect(result.optionId).toBe('always');
     const done = await waitForState(
@@ -117,11 +119,11 @@ describe('a conversation backed by an ACP agent', () => {
     expect(fs.readFileSync(path.join(dataDir, 'workspace', 'a.txt'), 'utf8')).toBe('new');
     const tool = done.conversations.messages.find((m) => m.role === 'tool');
     expect(tool?.agentTool).toMatchObject({ id: 'w1', kind: 'edit', status: 'completed' });
-    expect(tool?.tool?.decided).toMatchObject({ decision: 'allow', by: { kind: 'host' } });
+    expect(tool?.tool?.decided).toMatchObject({ decision: 'allow', by: { kind: 'device', name: 'Pixel 7' } });
     // A second answer is stale: 422 naming the first.
     await expect(
       onMain(controller, () => controller.approvals.approve(approval!.id, 'allow')),
-    ).rejects.toThrow(/already allowed on the host/);
+    ).rejects.toThrow(/already allowed on Pixel 7/);
   });
 
   it('stop cancels the turn and answers a pending permission request cancelled', async () => {
