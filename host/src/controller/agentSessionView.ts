@@ -63,7 +63,7 @@ export function viewAfter(view: SessionView, update: SessionUpdate): SessionView
 }
 
 /** The contract's form of an agent's setting. */
-export function toConfigOption(option: SessionConfigOption): AgentConfigOption {
+function toConfigOption(option: SessionConfigOption): AgentConfigOption {
   const shown: AgentConfigOption = {
     id: option.id,
     name: option.name,

@@ -11,7 +11,7 @@ import {
 } from '@agentclientprotocol/sdk';
 
 /** What a scripted turn of {@link miniAgent} can do. */
-export interface MiniTurn {
+interface MiniTurn {
   readonly sessionId: string;
   /** The prompt's text. */
   readonly text: string;
