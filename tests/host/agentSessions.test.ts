@@ -181,6 +181,33 @@ describe('an ACP agent behind the bridge (fake agent as a child process)', () =>
     expect(done.agents?.session?.usage).toEqual({ used: 1200, size: 200_000 });
   });
 
+  it('an agent that needs a sign-in ends the reply saying so, and the agents list says what to run', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-agent-'));
+    const command = fakeAgentCommand({
+      requireAuth: true,
+      authMethods: [{ id: 'login', name: 'Log in', description: 'Run `fake-agent login` on the host' }],
+    });
+    const h = await startTestHost({
+      dataDir,
+      agents: {
+        entries: [{ name: 'fake', ...command, env: {}, cwd: undefined, signIn: 'fake-agent login' }],
+      },
+    });
+    hosts.push(h);
+    const phone = client(h);
+    await phone.fetchState();
+    await phone.action({ action: 'newConversation', agentId: 'fake' });
+    await until(phone, (s) => s.conversations.list[0]?.agentId === 'fake');
+    expect((await phone.send('hello')).kind).toBe('done');
+    const failed = await until(phone, (s) => s.conversations.messages.at(-1)?.status === 'error');
+    expect(failed.conversations.messages.at(-1)?.error).toMatch(/sign in/);
+    const listed = await until(
+      phone,
+      (s) => s.agents?.list.find((a) => a.name === 'fake')?.state === 'needs_sign_in',
+    );
+    expect(listed.agents?.list.find((a) => a.name === 'fake')?.signIn).toBe('fake-agent login');
+  });
+
   it('stop mid-reply cancels the turn; a crash mid-turn ends the reply with a readable error', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-agent-'));
     const h = await start(
