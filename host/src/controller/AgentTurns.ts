@@ -172,6 +172,7 @@ export class AgentTurns {
     this.turns.delete(conversationId);
     if (this.core.closed) return;
     this.cancelQuestions(turn);
+    this.settleTools(turn, turn.stopped ? 'stopped' : 'complete');
     const last = turn.current === undefined ? undefined : this.core.messages.get(turn.current.id);
     if (last) {
       const ended = turn.stopped ? 'stopped' : 'complete';
@@ -194,6 +195,7 @@ export class AgentTurns {
     this.turns.delete(conversationId);
     if (this.core.closed) return;
     this.cancelQuestions(turn);
+    this.settleTools(turn, 'stopped');
     const reason =
       error instanceof AgentError || error instanceof ProtocolError
         ? error.message
@@ -346,6 +348,18 @@ export class AgentTurns {
     question.answer(option.optionId);
     this.core.refresh();
     return { optionId: option.optionId };
+  }
+
+  /**
+   * The turn's tool calls still running when it ends (the agent never said they finished) end
+   * with it, except the turn's current message, which the caller ends itself.
+   */
+  private settleTools(turn: Turn, status: 'complete' | 'stopped'): void {
+    const { messages } = this.core;
+    for (const id of turn.tools.values()) {
+      if (id === turn.current?.id) continue;
+      if (messages.get(id)?.status === 'streaming') messages.change(turn.conversationId, id, { status });
+    }
   }
 
   private withdraw(turn: Turn, approvalId: string): void {

@@ -126,6 +126,34 @@ describe('a conversation backed by an ACP agent', () => {
     ).rejects.toThrow(/already allowed on Pixel 7/);
   });
 
+  it('ends the tool calls the agent never finished when its turn ends', async () => {
+    const { controller } = setUp({
+      turn: async (t) => {
+        await t.update({
+          sessionUpdate: 'tool_call',
+          toolCallId: 'r1',
+          title: 'Read',
+          kind: 'read',
+          status: 'in_progress',
+        });
+        await t.say('Read it.');
+        return 'end_turn';
+      },
+    });
+    await onMain(controller, () => controller.conversations.newConversation(undefined, undefined, 'mini'));
+    await onMain(controller, () => controller.messages.send('read'));
+    const state = await waitForState(
+      controller,
+      (s) => s.conversations.messages.at(-1)?.stopReason === 'end_turn',
+    );
+    expect(state.conversations.messages.map((m) => m.status)).toEqual([
+      'complete',
+      'complete',
+      'complete',
+      'complete',
+    ]);
+  });
+
   it('stop cancels the turn and answers a pending permission request cancelled', async () => {
     const outcomes: string[] = [];
     const { controller } = setUp({
