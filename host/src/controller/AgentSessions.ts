@@ -375,8 +375,9 @@ export class AgentSessions {
     return {
       sessionUpdate: (notification) => this.run(() => this.onUpdate(conversationId, notification.update)),
       requestPermission: (request, signal) =>
-        this.run(() => this.turns.ask(conversationId, request.toolCall, request.options, signal)),
-      approveWrite: (write, signal) => this.run(() => this.turns.approveWrite(conversationId, write, signal)),
+        this.run(() => this.turns.questions.ask(conversationId, request.toolCall, request.options, signal)),
+      approveWrite: (write, signal) =>
+        this.run(() => this.turns.questions.approveWrite(conversationId, write, signal)),
       terminalChanged: (terminalId) => {
         const live = this.live.get(conversationId);
         const output = live?.connection.terminalOutput(terminalId)?.output;

@@ -1,22 +1,13 @@
-import path from 'node:path';
-import type {
-  PermissionOption as AcpPermissionOption,
-  RequestPermissionResponse,
-  SessionUpdate,
-  StopReason,
-  ToolCall,
-  ToolCallUpdate,
-} from '@agentclientprotocol/sdk';
-import { type AgentToolCall, type FileDiff, type PermissionOption, ProtocolError } from '@webbridge/contract';
-import type { AgentFileWrite } from '../agents/AgentClientHandlers';
+import type { SessionUpdate, StopReason, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import { type AgentToolCall, ProtocolError } from '@webbridge/contract';
 import { AgentError } from '../agents/AgentError';
-import { blockText, diffsOf, mergeToolCall } from '../agents/acpToolCall';
-import type { ApprovalDecider, ApprovalRow, HostStore } from '../db/HostStore';
+import { blockText, mergeToolCall } from '../agents/acpToolCall';
+import type { HostStore } from '../db/HostStore';
 import { AGENT_FIELDS, type AgentFields, type StoredMessage } from '../db/StoredMessage';
 import type { MainExecutor } from '../executor/MainExecutor';
-import { newId } from '../ids';
-import { alreadyDecided } from './approvalDecision';
-import { notApplicable, notFound } from './errors';
+import { AgentQuestions } from './AgentQuestions';
+import type { AgentTurn } from './AgentTurn';
+import { notApplicable } from './errors';
 import type { MessageRepository } from './MessageRepository';
 import type { ProjectionPublisher } from './ProjectionPublisher';
 import type { Selection } from './Selection';
@@ -33,42 +24,6 @@ export interface AgentTurnsTarget {
   refresh(): void;
 }
 
-/** The JSON of an ACP approval's `details` column. */
-interface ApprovalDetails {
-  readonly options?: PermissionOption[];
-  readonly diffs?: FileDiff[];
-}
-
-/** A question of the agent waiting for a person. */
-interface PendingQuestion {
-  readonly messageId: string;
-  readonly toolCallId: string;
-  readonly answer: (optionId: string | undefined) => void;
-}
-
-/** One prompt turn of an ACP conversation (or the replay of a session's history). */
-interface Turn {
-  readonly conversationId: string;
-  /** The message chunks go to now, and under which the next message goes; none before the first. */
-  current: { readonly id: string; kind: 'text' | 'thought' | 'tool' } | undefined;
-  /** A replay of history (`session/load` of a session opened from the agent's list): messages are complete. */
-  readonly replay: boolean;
-  readonly tools: Map<string, string>;
-  readonly questions: Map<string, PendingQuestion>;
-  /** Paths (absolute) of tool calls the person allowed in this turn: their writes need no second approval. */
-  readonly allowedPaths: Set<string>;
-  /** Stopped by the person: nothing more of it is applied. */
-  stopped: boolean;
-}
-
-const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
-
-/** The options a write the agent did not ask about first offers (the host's own question). */
-const WRITE_OPTIONS: readonly PermissionOption[] = [
-  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
-  { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
-];
-
 /**
  * The turns of conversations backed by ACP agents, as messages: message chunks stream into the
  * reply exactly as a model's text does (the same appends), thought chunks and tool calls become
@@ -79,10 +34,16 @@ const WRITE_OPTIONS: readonly PermissionOption[] = [
  */
 export class AgentTurns {
   private readonly core: AgentTurnsTarget;
-  private readonly turns = new Map<string, Turn>();
+  private readonly turns = new Map<string, AgentTurn>();
+  /** The agent's permission questions of each turn, as approvals. */
+  readonly questions: AgentQuestions;
 
   constructor(core: AgentTurnsTarget) {
     this.core = core;
+    this.questions = new AgentQuestions(core, {
+      get: (conversationId) => this.turns.get(conversationId),
+      toolCall: (turn, update) => this.toolCall(turn, update),
+    });
   }
 
   /** Starts a turn whose reply (already stored, streaming) is `replyId`. */
@@ -171,7 +132,7 @@ export class AgentTurns {
     if (!turn) return;
     this.turns.delete(conversationId);
     if (this.core.closed) return;
-    this.cancelQuestions(turn);
+    this.questions.cancelAll(turn);
     this.settleTools(turn, turn.stopped ? 'stopped' : 'complete');
     const last = turn.current === undefined ? undefined : this.core.messages.get(turn.current.id);
     if (last) {
@@ -194,7 +155,7 @@ export class AgentTurns {
     }
     this.turns.delete(conversationId);
     if (this.core.closed) return;
-    this.cancelQuestions(turn);
+    this.questions.cancelAll(turn);
     this.settleTools(turn, 'stopped');
     const reason =
       error instanceof AgentError || error instanceof ProtocolError
@@ -215,7 +176,7 @@ export class AgentTurns {
     const turn = this.turns.get(conversationId);
     if (!turn || turn.stopped) return false;
     turn.stopped = true;
-    this.cancelQuestions(turn);
+    this.questions.cancelAll(turn);
     const current = turn.current === undefined ? undefined : this.core.messages.get(turn.current.id);
     if (current && (current.status === 'streaming' || current.status === 'waiting')) {
       this.core.messages.change(conversationId, current.id, { status: 'stopped' });
@@ -225,136 +186,10 @@ export class AgentTurns {
   }
 
   /**
-   * The agent's `session/request_permission` (or a write it did not ask about): an approval
-   * with the agent's options, on the tool call's message. Resolves with the chosen option, or
-   * `cancelled` when the turn is stopped or `signal` aborts.
-   */
-  ask(
-    conversationId: string,
-    toolCall: ToolCallUpdate,
-    options: readonly AcpPermissionOption[] | readonly PermissionOption[],
-    signal: AbortSignal,
-    extraDiffs: readonly FileDiff[] = [],
-  ): Promise<RequestPermissionResponse> {
-    const turn = this.turns.get(conversationId);
-    if (this.core.closed || !turn || turn.stopped || signal.aborted) return Promise.resolve(CANCELLED);
-    const { store, messages } = this.core;
-    const messageId = this.toolCall(turn, toolCall);
-    const call = messages.get(messageId)?.agentTool;
-    const title = call?.title ?? 'Tool call';
-    const shownOptions = options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind }));
-    const diffs = [...(call === undefined ? [] : diffsOf(call)), ...extraDiffs];
-    const args = JSON.stringify(toolCall.rawInput ?? {});
-    const approvalId = newId();
-    return new Promise<RequestPermissionResponse>((resolve) => {
-      store.transaction(() => {
-        store.insertApproval({
-          id: approvalId,
-          conversation_id: conversationId,
-          message_id: messageId,
-          tool: title,
-          args,
-          summary: title,
-          status: 'pending',
-          created_at: Date.now(),
-          details: JSON.stringify({ options: shownOptions, ...(diffs.length === 0 ? {} : { diffs }) }),
-        });
-        messages.change(conversationId, messageId, {
-          status: 'waiting',
-          tool: { name: title, args, approvalId },
-        });
-      });
-      turn.questions.set(approvalId, {
-        messageId,
-        toolCallId: toolCall.toolCallId,
-        answer: (optionId) =>
-          resolve(optionId === undefined ? CANCELLED : { outcome: { outcome: 'selected', optionId } }),
-      });
-      signal.addEventListener(
-        'abort',
-        () => {
-          resolve(CANCELLED);
-          // The agent withdrew the question (its turn was cancelled, it went away): nobody may
-          // answer it any more.
-          this.core.executor.run(() => this.withdraw(turn, approvalId)).catch(() => {});
-        },
-        { once: true },
-      );
-      this.core.refresh();
-    });
-  }
-
-  /**
-   * Whether an agent's file write may go ahead: at once when the person allowed a tool call on
-   * that file in this turn (opencode asks before it writes), else after an approval showing the
-   * diff, as the host's own write tools do.
-   */
-  async approveWrite(conversationId: string, write: AgentFileWrite, signal: AbortSignal): Promise<boolean> {
-    const turn = this.turns.get(conversationId);
-    if (!turn || turn.stopped) return false;
-    if (turn.allowedPaths.has(path.resolve(write.path))) return true;
-    const diff: FileDiff = { path: write.path, oldText: write.oldText ?? null, newText: write.newText };
-    const response = await this.ask(
-      conversationId,
-      {
-        toolCallId: `write:${newId()}`,
-        title: `Write ${write.relativePath}`,
-        kind: 'edit',
-        status: 'pending',
-      },
-      WRITE_OPTIONS,
-      signal,
-      [diff],
-    );
-    return response.outcome.outcome === 'selected' && response.outcome.optionId === 'allow';
-  }
-
-  /**
-   * Answers an ACP agent's approval with one of its options (`optionId`, or allow once / reject
-   * once), recording who answered. Returns undefined when the approval is not an agent's (the
-   * host's own tools answer it); throws 422 for a stale answer or an option that does not fit.
-   */
-  decide(
-    approvalId: string,
-    decision: 'allow' | 'deny',
-    optionId: string | undefined,
-    by: ApprovalDecider,
-  ): { readonly optionId: string } | undefined {
-    const { store, messages } = this.core;
-    const row = store.approval(approvalId);
-    if (!row) throw notFound('approval');
-    const details = detailsOf(row);
-    if (details?.options === undefined) return undefined;
-    if (row.status !== 'pending') throw alreadyDecided(row);
-    const option = chooseOption(details.options, decision, optionId);
-    const turn = this.turns.get(row.conversation_id);
-    const question = turn?.questions.get(approvalId);
-    if (!turn || !question) {
-      // Its agent or its turn is gone (a restart, a crash): nobody is waiting for the answer.
-      store.setApprovalStatus(approvalId, 'cancelled');
-      this.core.refresh();
-      throw alreadyDecided({ ...row, status: 'cancelled' });
-    }
-    store.transaction(() => {
-      store.decideApproval(approvalId, decision === 'allow' ? 'allowed' : 'denied', by, Date.now());
-      messages.change(row.conversation_id, question.messageId, { status: 'streaming' });
-    });
-    turn.questions.delete(approvalId);
-    if (decision === 'allow') {
-      for (const file of pathsOf(messages.get(question.messageId)?.agentTool, row.args, details)) {
-        turn.allowedPaths.add(file);
-      }
-    }
-    question.answer(option.optionId);
-    this.core.refresh();
-    return { optionId: option.optionId };
-  }
-
-  /**
    * The turn's tool calls still running when it ends (the agent never said they finished) end
    * with it, except the turn's current message, which the caller ends itself.
    */
-  private settleTools(turn: Turn, status: 'complete' | 'stopped'): void {
+  private settleTools(turn: AgentTurn, status: 'complete' | 'stopped'): void {
     const { messages } = this.core;
     for (const id of turn.tools.values()) {
       if (id === turn.current?.id) continue;
@@ -362,34 +197,8 @@ export class AgentTurns {
     }
   }
 
-  private withdraw(turn: Turn, approvalId: string): void {
-    const question = turn.questions.get(approvalId);
-    if (this.core.closed || !question) return;
-    turn.questions.delete(approvalId);
-    this.core.store.transaction(() => {
-      this.core.store.setApprovalStatus(approvalId, 'cancelled');
-      if (this.core.messages.get(question.messageId)?.status === 'waiting') {
-        this.core.messages.change(turn.conversationId, question.messageId, { status: 'stopped' });
-      }
-    });
-    this.core.refresh();
-  }
-
-  private cancelQuestions(turn: Turn): void {
-    const { store, messages } = this.core;
-    for (const [approvalId, question] of turn.questions) {
-      store.setApprovalStatus(approvalId, 'cancelled');
-      const message = messages.get(question.messageId);
-      if (message?.status === 'waiting') {
-        messages.change(turn.conversationId, question.messageId, { status: 'stopped' });
-      }
-      question.answer(undefined);
-    }
-    turn.questions.clear();
-  }
-
   /** Streams a message or thought chunk: into the current message when it is of its kind, else a new one. */
-  private chunk(turn: Turn, kind: 'text' | 'thought', text: string): void {
+  private chunk(turn: AgentTurn, kind: 'text' | 'thought', text: string): void {
     if (text === '') return;
     const { messages, publisher } = this.core;
     const { current, conversationId } = turn;
@@ -415,7 +224,7 @@ export class AgentTurns {
     this.core.refresh();
   }
 
-  private userChunk(turn: Turn, text: string): void {
+  private userChunk(turn: AgentTurn, text: string): void {
     const { messages } = this.core;
     const before = turn.current === undefined ? undefined : messages.get(turn.current.id);
     if (before?.role === 'user') {
@@ -427,7 +236,7 @@ export class AgentTurns {
   }
 
   /** Applies a tool call or its update to its message (made on first sight). Returns the message's id. */
-  private toolCall(turn: Turn, update: ToolCall | ToolCallUpdate): string {
+  private toolCall(turn: AgentTurn, update: ToolCall | ToolCallUpdate): string {
     const { messages, publisher } = this.core;
     const { conversationId } = turn;
     const known = turn.tools.get(update.toolCallId);
@@ -464,7 +273,7 @@ export class AgentTurns {
 
   /** Adds the turn's next message under its current one, makes it the conversation's leaf, returns its id. */
   private next(
-    turn: Turn,
+    turn: AgentTurn,
     draft: Pick<StoredMessage, 'role' | 'text'> &
       Partial<Pick<StoredMessage, 'status' | 'thought' | 'agentTool'>>,
   ): string {
@@ -499,50 +308,4 @@ function agentFieldsOf(message: StoredMessage): AgentFields {
 /** A tool message's status for its call's. */
 function statusOf(call: AgentToolCall): StoredMessage['status'] {
   return call.status === 'pending' || call.status === 'in_progress' ? 'streaming' : 'complete';
-}
-
-function detailsOf(row: ApprovalRow): ApprovalDetails | undefined {
-  if (row.details == null) return undefined;
-  try {
-    return JSON.parse(row.details) as ApprovalDetails;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The agent's option an answer picks: the one named, which must agree with the decision, or the first of its kind. */
-function chooseOption(
-  options: readonly PermissionOption[],
-  decision: 'allow' | 'deny',
-  optionId: string | undefined,
-): PermissionOption {
-  const allows = (o: PermissionOption) => o.kind === 'allow_once' || o.kind === 'allow_always';
-  const fits = (o: PermissionOption) => (decision === 'allow' ? allows(o) : !allows(o));
-  if (optionId !== undefined) {
-    const named = options.find((o) => o.optionId === optionId);
-    if (!named) throw notApplicable(`The agent offered no option "${optionId}".`);
-    if (!fits(named)) throw notApplicable(`The option "${named.name}" does not ${decision} the call.`);
-    return named;
-  }
-  const order = decision === 'allow' ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
-  for (const kind of order) {
-    const found = options.find((o) => o.kind === kind);
-    if (found) return found;
-  }
-  throw notApplicable(`The agent offered no way to ${decision} this call.`);
-}
-
-/** The files an allowed call is about: its locations, its diffs, and a path in its input. */
-function pathsOf(call: AgentToolCall | undefined, args: string, details: ApprovalDetails): string[] {
-  const paths = [...(call?.locations.map((l) => l.path) ?? []), ...(details.diffs ?? []).map((d) => d.path)];
-  try {
-    const input = JSON.parse(args) as Record<string, unknown>;
-    for (const key of ['filePath', 'file_path', 'path', 'filepath']) {
-      const value = input[key];
-      if (typeof value === 'string') paths.push(value);
-    }
-  } catch {
-    // Not JSON: nothing more to learn from it.
-  }
-  return paths.filter((p) => path.isAbsolute(p)).map((p) => path.resolve(p));
 }

@@ -29,7 +29,7 @@ export class ApprovalActions {
   ): ActionResultOf<'approve'> {
     const { core } = this;
     // An ACP agent's question: answered with one of its options, the agent goes on by itself.
-    const answered = core.agentSessions.turns.decide(approvalId, decision, optionId, by);
+    const answered = core.agentSessions.turns.questions.decide(approvalId, decision, optionId, by);
     if (answered !== undefined) return { approvalId, decision, optionId: answered.optionId };
     if (optionId !== undefined) throw notApplicable("Only an agent's approval has options.");
     const { conversationId, result } = core.toolCalls.decide(approvalId, decision, core.settings, by);
