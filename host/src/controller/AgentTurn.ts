@@ -1,5 +1,5 @@
 /** A question of the agent waiting for a person. */
-export interface PendingQuestion {
+interface PendingQuestion {
   readonly messageId: string;
   readonly toolCallId: string;
   readonly answer: (optionId: string | undefined) => void;
