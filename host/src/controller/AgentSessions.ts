@@ -13,6 +13,7 @@ import type { AgentConnection } from '../agents/AgentConnection';
 import { AgentError } from '../agents/AgentError';
 import type { MainExecutor } from '../executor/MainExecutor';
 import type { AgentDirectory } from './AgentDirectory';
+import type { AgentTurn } from './AgentTurn';
 import { AgentTurns, type AgentTurnsTarget } from './AgentTurns';
 import { EMPTY_VIEW, type SessionView, viewAfter, viewOfOpened } from './agentSessionView';
 import { notApplicable, notFound } from './errors';
@@ -99,9 +100,9 @@ export class AgentSessions {
 
   /** Starts a turn: `blocks` go to the agent once its session is open. Runs on the executor. */
   prompt(conversationId: string, replyId: string, blocks: PromptBuilder): void {
-    this.turns.begin(conversationId, replyId);
+    const turn = this.turns.begin(conversationId, replyId);
     const previous = this.settling.get(conversationId) ?? Promise.resolve();
-    const run = previous.then(() => this.runPrompt(conversationId, blocks));
+    const run = previous.then(() => this.runPrompt(turn, blocks));
     this.settling.set(conversationId, run);
     void run.finally(() => {
       if (this.settling.get(conversationId) === run) this.settling.delete(conversationId);
@@ -249,18 +250,18 @@ export class AgentSessions {
     if (live) void live.connection.closeSession(live.sessionId);
   }
 
-  private async runPrompt(conversationId: string, blocks: PromptBuilder): Promise<void> {
+  private async runPrompt(turn: AgentTurn, blocks: PromptBuilder): Promise<void> {
     try {
-      const live = await this.session(conversationId);
+      const live = await this.session(turn.conversationId);
       const prompt = await blocks(live.connection.info.can);
-      if (!this.turns.busy(conversationId)) {
-        await this.run(() => this.turns.finish(conversationId, 'cancelled'));
+      if (turn.stopped) {
+        await this.run(() => this.turns.finish(turn, 'cancelled'));
         return;
       }
       const response = await live.connection.prompt(live.sessionId, prompt);
-      await this.run(() => this.turns.finish(conversationId, response.stopReason));
+      await this.run(() => this.turns.finish(turn, response.stopReason));
     } catch (error) {
-      await this.run(() => this.turns.fail(conversationId, error)).catch(() => {
+      await this.run(() => this.turns.fail(turn, error)).catch(() => {
         // The controller closed meanwhile: there is no one left to tell.
       });
     }
@@ -317,13 +318,15 @@ export class AgentSessions {
     try {
       let response: Awaited<ReturnType<AgentConnection['loadSession']>>;
       if (can.load) {
-        if (row.replay) await this.run(() => this.turns.begin(conversationId, undefined, true));
-        else this.loading.add(conversationId);
+        const replay = row.replay
+          ? await this.run(() => this.turns.begin(conversationId, undefined, true))
+          : undefined;
+        if (replay === undefined) this.loading.add(conversationId);
         try {
           response = await connection.loadSession(sessionId, request);
         } finally {
           this.loading.delete(conversationId);
-          if (row.replay) await this.run(() => this.turns.finish(conversationId, undefined));
+          if (replay !== undefined) await this.run(() => this.turns.finish(replay, undefined));
         }
       } else {
         response = await connection.resumeSession(sessionId, request);

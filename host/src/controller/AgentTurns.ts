@@ -34,22 +34,26 @@ export interface AgentTurnsTarget {
  */
 export class AgentTurns {
   private readonly core: AgentTurnsTarget;
-  private readonly turns = new Map<string, AgentTurn>();
+  /**
+   * Each conversation's turns, oldest first: a stopped turn stays until its prompt is answered
+   * (updates the agent still sends for it are dropped), and a turn sent after it waits behind it.
+   */
+  private readonly turns = new Map<string, AgentTurn[]>();
   /** The agent's permission questions of each turn, as approvals. */
   readonly questions: AgentQuestions;
 
   constructor(core: AgentTurnsTarget) {
     this.core = core;
     this.questions = new AgentQuestions(core, {
-      get: (conversationId) => this.turns.get(conversationId),
+      get: (conversationId) => this.running(conversationId),
       toolCall: (turn, update) => this.toolCall(turn, update),
     });
   }
 
   /** Starts a turn whose reply (already stored, streaming) is `replyId`. */
-  begin(conversationId: string, replyId: string | undefined, replay = false): void {
+  begin(conversationId: string, replyId: string | undefined, replay = false): AgentTurn {
     if (this.busy(conversationId)) throw notApplicable('A reply is streaming; stop it first.');
-    this.turns.set(conversationId, {
+    const turn: AgentTurn = {
       conversationId,
       current: replyId === undefined ? undefined : { id: replyId, kind: 'text' },
       replay,
@@ -57,25 +61,43 @@ export class AgentTurns {
       questions: new Map(),
       allowedPaths: new Set(),
       stopped: false,
-    });
+    };
+    this.turns.set(conversationId, [...(this.turns.get(conversationId) ?? []), turn]);
+    return turn;
+  }
+
+  /** The turn the agent's updates belong to now: the oldest one not answered yet. */
+  private running(conversationId: string): AgentTurn | undefined {
+    return this.turns.get(conversationId)?.[0];
+  }
+
+  /** The turn the person acts on: the newest. */
+  private newest(conversationId: string): AgentTurn | undefined {
+    return this.turns.get(conversationId)?.at(-1);
+  }
+
+  private end(turn: AgentTurn): void {
+    const rest = (this.turns.get(turn.conversationId) ?? []).filter((t) => t !== turn);
+    if (rest.length === 0) this.turns.delete(turn.conversationId);
+    else this.turns.set(turn.conversationId, rest);
   }
 
   /** Whether a turn runs (and was not stopped) in a conversation. */
   busy(conversationId: string): boolean {
-    const turn = this.turns.get(conversationId);
+    const turn = this.newest(conversationId);
     return turn !== undefined && !turn.stopped;
   }
 
   /** The message a conversation's turn streams into; undefined while it waits for a person or runs none. */
   streamingMessage(conversationId: string): string | undefined {
-    const turn = this.turns.get(conversationId);
+    const turn = this.newest(conversationId);
     if (!turn || turn.stopped || turn.replay || turn.questions.size > 0) return undefined;
     return turn.current?.id;
   }
 
   /** Applies a message or tool update of a session's turn. Updates outside a turn are dropped. */
   apply(conversationId: string, update: SessionUpdate): void {
-    const turn = this.turns.get(conversationId);
+    const turn = this.running(conversationId);
     if (this.core.closed || !turn || turn.stopped) return;
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
@@ -103,7 +125,7 @@ export class AgentTurns {
    * output as its text (appended while it only grows, as streamed text is).
    */
   terminal(conversationId: string, terminalId: string, output: string): void {
-    const turn = this.turns.get(conversationId);
+    const turn = this.running(conversationId);
     if (this.core.closed || !turn) return;
     const { messages, publisher } = this.core;
     for (const id of turn.tools.values()) {
@@ -127,10 +149,9 @@ export class AgentTurns {
    * Ends a turn: its last message records the stop reason, a message still streaming completes
    * (or is stopped, when the person stopped the turn).
    */
-  finish(conversationId: string, stopReason: StopReason | undefined): void {
-    const turn = this.turns.get(conversationId);
-    if (!turn) return;
-    this.turns.delete(conversationId);
+  finish(turn: AgentTurn, stopReason: StopReason | undefined): void {
+    const { conversationId } = turn;
+    this.end(turn);
     if (this.core.closed) return;
     this.questions.cancelAll(turn);
     this.settleTools(turn, turn.stopped ? 'stopped' : 'complete');
@@ -146,14 +167,13 @@ export class AgentTurns {
   }
 
   /** Ends a turn that failed (the agent crashed, refused, could not start): its reply shows why. */
-  fail(conversationId: string, error: unknown): void {
-    const turn = this.turns.get(conversationId);
-    if (!turn) return;
+  fail(turn: AgentTurn, error: unknown): void {
+    const { conversationId } = turn;
     if (turn.stopped) {
-      this.finish(conversationId, 'cancelled');
+      this.finish(turn, 'cancelled');
       return;
     }
-    this.turns.delete(conversationId);
+    this.end(turn);
     if (this.core.closed) return;
     this.questions.cancelAll(turn);
     this.settleTools(turn, 'stopped');
@@ -173,7 +193,7 @@ export class AgentTurns {
    * turn ends when the agent answers the prompt. Returns whether a turn was running.
    */
   stop(conversationId: string): boolean {
-    const turn = this.turns.get(conversationId);
+    const turn = this.newest(conversationId);
     if (!turn || turn.stopped) return false;
     turn.stopped = true;
     this.questions.cancelAll(turn);

@@ -214,6 +214,39 @@ describe('a conversation backed by an ACP agent', () => {
     ).rejects.toThrow(/cancelled/);
   });
 
+  it('drops what a stopped turn still sends, and the next turn waits for its answer', async () => {
+    const { controller } = setUp({
+      turn: async (t) => {
+        if (t.text !== 'first') {
+          await t.say(`Answer to ${t.text}`);
+          return 'end_turn';
+        }
+        await t.say('one');
+        await new Promise<void>((resolve) =>
+          t.signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await t.say('late words');
+        return 'cancelled';
+      },
+    });
+    await onMain(controller, () => controller.conversations.newConversation(undefined, undefined, 'mini'));
+    await onMain(controller, () => controller.messages.send('first'));
+    await waitForState(controller, (s) => s.conversations.messages.at(-1)?.text === 'one');
+    await onMain(controller, () => controller.messages.stop());
+    await onMain(controller, () => controller.messages.send('second'));
+    const state = await waitForState(
+      controller,
+      (s) => idle(s) && s.conversations.messages.at(-1)?.stopReason === 'end_turn',
+    );
+    expect(state.conversations.messages.map((m) => [m.text, m.stopReason])).toEqual([
+      ['first', undefined],
+      ['one', 'cancelled'],
+      ['second', undefined],
+      ['Answer to second', 'end_turn'],
+    ]);
+  });
+
   it('refuses to fork an agent conversation and names an unknown agent', async () => {
     const { controller } = setUp();
     await expect(
