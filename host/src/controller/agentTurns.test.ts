@@ -8,6 +8,7 @@ import { MINI_OPTIONS, type MiniAgentOptions, miniAgent } from '../testing/miniA
 import { onMain, testController, waitForState } from '../testing/testController';
 import { deviceDecider } from './approvalDecision';
 import type { ChatController } from './ChatController';
+import type { OpenChatControllerOptions } from './openChatController';
 
 let open: { controller: ChatController; agents?: Agents }[] = [];
 afterEach(async () => {
@@ -18,9 +19,16 @@ afterEach(async () => {
   open = [];
 });
 
-function setUp(options: MiniAgentOptions = {}, dataDir?: string) {
+function setUp(
+  options: MiniAgentOptions = {},
+  dataDir?: string,
+  more: Partial<OpenChatControllerOptions> = {},
+) {
   const mini = miniAgent(options);
-  const made = agentController([{ name: 'mini', app: mini.app }], dataDir === undefined ? {} : { dataDir });
+  const made = agentController([{ name: 'mini', app: mini.app }], {
+    ...more,
+    ...(dataDir === undefined ? {} : { dataDir }),
+  });
   open.push(made);
   return { ...made, mini };
 }
@@ -244,6 +252,18 @@ describe('a conversation backed by an ACP agent', () => {
       ['one', 'cancelled'],
       ['second', undefined],
       ['Answer to second', 'end_turn'],
+    ]);
+  });
+
+  it("opens the session in the project's folder with the host's MCP servers the agent takes", async () => {
+    const stdio = { name: 'files', command: '/usr/bin/files-mcp', args: [], env: [] };
+    const http = { type: 'http' as const, name: 'remote', url: 'http://127.0.0.1:9/mcp', headers: [] };
+    const { controller, mini, dataDir } = setUp({}, undefined, { agentMcpServers: [stdio, http] });
+    await onMain(controller, () => controller.conversations.newConversation(undefined, undefined, 'mini'));
+    await waitForState(controller, (s) => s.agents?.session?.modes !== undefined);
+    // The mini agent does not say it takes MCP over HTTP: only the stdio server goes.
+    expect(mini.opened).toEqual([
+      { cwd: fs.realpathSync(path.join(dataDir, 'workspace')), mcpServers: [stdio] },
     ]);
   });
 

@@ -3,6 +3,7 @@ import {
   type AgentContext,
   agent,
   methods,
+  type NewSessionRequest,
   type PermissionOption,
   type RequestPermissionResponse,
   type SessionUpdate,
@@ -58,8 +59,14 @@ export const MINI_OPTIONS: readonly PermissionOption[] = [
  * with two modes and a model setting, list, load (replaying `history`), cancel, and prompt turns
  * run by `options.turn`.
  */
-export function miniAgent(options: MiniAgentOptions = {}): { app: () => AgentApp; prompts: string[] } {
+export function miniAgent(options: MiniAgentOptions = {}): {
+  app: () => AgentApp;
+  prompts: string[];
+  /** Each `session/new`'s cwd and MCP servers. */
+  opened: NewSessionRequest[];
+} {
   const prompts: string[] = [];
+  const opened: NewSessionRequest[] = [];
   const made: { sessionId: string; cwd: string }[] = [];
   const running = new Map<string, AbortController>();
   const modes = {
@@ -96,6 +103,7 @@ export function miniAgent(options: MiniAgentOptions = {}): { app: () => AgentApp
         authMethods: [],
       }))
       .onRequest(methods.agent.session.new, ({ params }) => {
+        opened.push(params);
         const sessionId = `mini-${made.length + 1}`;
         made.push({ sessionId, cwd: params.cwd });
         return { sessionId, modes, configOptions: model('small') };
@@ -155,5 +163,5 @@ export function miniAgent(options: MiniAgentOptions = {}): { app: () => AgentApp
           running.delete(sessionId);
         }
       });
-  return { app, prompts };
+  return { app, prompts, opened };
 }
