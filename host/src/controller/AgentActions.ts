@@ -1,4 +1,5 @@
 import type { ActionResultOf } from '@webbridge/contract';
+import { AgentDesk } from './AgentDesk';
 import type { AgentSessions } from './AgentSessions';
 import type { ControllerCore } from './ControllerCore';
 import { notApplicable } from './errors';
@@ -12,15 +13,17 @@ import { notApplicable } from './errors';
 export class AgentActions {
   private readonly core: ControllerCore;
   private readonly sessions: AgentSessions;
+  private readonly desk: AgentDesk;
 
   constructor(core: ControllerCore) {
     this.core = core;
     this.sessions = core.agentSessions;
+    this.desk = new AgentDesk(core, core.agentSessions);
   }
 
   /** The sessions an agent lists, each with the conversation it is open in, if any. */
   listSessions(agentId: string): Promise<ActionResultOf<'agentSessions'>> {
-    return this.sessions.listSessions(agentId).then((sessions) => ({ sessions }));
+    return this.desk.listSessions(agentId).then((sessions) => ({ sessions }));
   }
 
   /** Opens a listed session as the current conversation (its history imported) or selects it. */
@@ -29,9 +32,7 @@ export class AgentActions {
     sessionId: string,
     projectId?: string,
   ): Promise<ActionResultOf<'openAgentSession'>> {
-    return this.sessions
-      .openListed(agentId, sessionId, projectId)
-      .then((conversationId) => ({ conversationId }));
+    return this.desk.openListed(agentId, sessionId, projectId).then((conversationId) => ({ conversationId }));
   }
 
   /** Switches the current conversation's agent session to a mode. */

@@ -1,11 +1,9 @@
-import path from 'node:path';
 import type { ContentBlock, McpServer, SessionUpdate } from '@agentclientprotocol/sdk';
 import {
   type Agent,
   type AgentConfigOption,
   type AgentSession,
   BUILTIN_AGENT,
-  type ListedSession,
   type Projection,
 } from '@webbridge/contract';
 import type { AgentClientHandlers } from '../agents/AgentClientHandlers';
@@ -27,7 +25,7 @@ export interface AgentSessionsTarget extends AgentTurnsTarget {
 }
 
 /** An ACP session open on a live connection. */
-interface LiveSession {
+export interface LiveSession {
   readonly connection: AgentConnection;
   readonly sessionId: string;
 }
@@ -115,7 +113,7 @@ export class AgentSessions {
    * the first send instead.
    */
   warm(conversationId: string): void {
-    this.session(conversationId).catch(() => {
+    this.open(conversationId).catch(() => {
       // Said again, readably, by the send that needs the session.
     });
   }
@@ -153,62 +151,12 @@ export class AgentSessions {
     return { list, session } satisfies Projection['agents'];
   }
 
-  /** The sessions an agent lists (desk to phone), each with the conversation it is open in. */
-  async listSessions(agentId: string): Promise<ListedSession[]> {
-    const connection = await this.connect(agentId);
-    const { sessions } = await connection.listSessions();
-    return this.run(() =>
-      sessions.map((s) => {
-        const open = this.core.store.conversationOfSession(agentId, s.sessionId);
-        return {
-          sessionId: s.sessionId,
-          cwd: s.cwd,
-          ...(s.title == null ? {} : { title: s.title }),
-          ...(s.updatedAt == null ? {} : { updatedAt: s.updatedAt }),
-          ...(open === undefined ? {} : { conversationId: open.id }),
-        };
-      }),
-    );
-  }
-
-  /**
-   * Opens a session the agent listed as the current conversation (or selects the one it is open
-   * in), its history imported from the agent's replay; the next `send` continues it.
-   */
-  async openListed(agentId: string, sessionId: string, projectId: string | undefined): Promise<string> {
-    const { store } = this.core;
-    const existing = await this.run(() => {
-      const row = store.conversationOfSession(agentId, sessionId);
-      if (row && row.id !== this.core.selection.conversationId) this.core.moveTo(row.id);
-      return row?.id;
-    });
-    if (existing !== undefined) return existing;
-    const listed = (await this.listSessions(agentId)).find((s) => s.sessionId === sessionId);
-    const conversationId = await this.run(() => {
-      const project =
-        projectId === undefined ? projectOfFolder(store.projects(), listed?.cwd) : store.project(projectId);
-      if (!project) {
-        throw notApplicable(
-          listed === undefined
-            ? `The agent "${agentId}" lists no session ${sessionId}.`
-            : `No project has ${listed.cwd} as its workspace: add one for that folder first.`,
-        );
-      }
-      const row = this.core.selection.createConversation(project.id, listed?.title ?? '', agentId);
-      store.setAgentSession(row.id, sessionId);
-      this.core.moveTo(row.id);
-      return row.id;
-    });
-    await this.session(conversationId);
-    return conversationId;
-  }
-
   /** `session/set_mode` on the current conversation's session. */
   async setMode(conversationId: string, modeId: string): Promise<void> {
     const modes = this.views.get(conversationId)?.modes;
     if (modes && !modes.list.some((m) => m.id === modeId))
       throw notApplicable(`The agent has no mode "${modeId}".`);
-    const live = await this.session(conversationId);
+    const live = await this.open(conversationId);
     await live.connection.setMode(live.sessionId, modeId);
     await this.run(() => {
       const view = this.views.get(conversationId) ?? EMPTY_VIEW;
@@ -228,7 +176,7 @@ export class AgentSessions {
         `The setting "${known.name}" takes ${known.type === 'boolean' ? 'true or false' : 'one of its options'}.`,
       );
     }
-    const live = await this.session(conversationId);
+    const live = await this.open(conversationId);
     const response = await live.connection.setConfigOption(
       typeof value === 'boolean'
         ? { sessionId: live.sessionId, configId: optionId, type: 'boolean', value }
@@ -252,7 +200,7 @@ export class AgentSessions {
 
   private async runPrompt(turn: AgentTurn, blocks: PromptBuilder): Promise<void> {
     try {
-      const live = await this.session(turn.conversationId);
+      const live = await this.open(turn.conversationId);
       const prompt = await blocks(live.connection.info.can);
       if (turn.stopped) {
         await this.run(() => this.turns.finish(turn, 'cancelled'));
@@ -268,7 +216,7 @@ export class AgentSessions {
   }
 
   /** The conversation's open session: opened (new, load, resume) on first use or after its agent restarted. */
-  private session(conversationId: string): Promise<LiveSession> {
+  open(conversationId: string): Promise<LiveSession> {
     const live = this.live.get(conversationId);
     if (live?.connection.alive) return Promise.resolve(live);
     let opening = this.opening.get(conversationId);
@@ -362,7 +310,8 @@ export class AgentSessions {
     return notApplicable(reason);
   }
 
-  private async connect(agentId: string): Promise<AgentConnection> {
+  /** The agent's live connection (its process started on first use); 422 when it is not configured. */
+  async connect(agentId: string): Promise<AgentConnection> {
     if (!this.agents?.has(agentId))
       throw notApplicable(`The agent "${agentId}" is not configured on this host.`);
     return this.agents.connection(agentId);
@@ -420,14 +369,4 @@ export class AgentSessions {
   private run<T>(task: () => T | Promise<T>): Promise<T> {
     return this.core.executor.run(task) as Promise<T>;
   }
-}
-
-/** The project whose workspace is `folder`, if any. */
-function projectOfFolder<P extends { readonly workspace_path: string }>(
-  projects: readonly P[],
-  folder: string | undefined,
-): P | undefined {
-  if (folder === undefined) return undefined;
-  const wanted = path.resolve(folder);
-  return projects.find((p) => path.resolve(p.workspace_path) === wanted);
 }
