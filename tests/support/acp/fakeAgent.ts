@@ -215,7 +215,12 @@ export function createFakeAgent(script: FakeAgentScript, io: Partial<FakeAgentIo
       const cancel = new AbortController();
       signal.addEventListener('abort', () => cancel.abort(), { once: true });
       running.set(record.sessionId, cancel);
-      const runner = new TurnRunner(record, client, cancel.signal, { log, crash, writeLine });
+      const runner = new TurnRunner(record, client, cancel.signal, {
+        log,
+        crash,
+        writeLine,
+        logChunks: script.logChunks === true,
+      });
       try {
         await runner.run(scripted.steps);
       } catch (error) {
@@ -239,10 +244,13 @@ interface TurnIo {
   readonly log: (event: FakeAgentEvent) => void;
   readonly crash: (stderr: string, code: number) => void;
   readonly writeLine: (line: string) => void;
+  readonly logChunks: boolean;
 }
 
 /** Runs one turn's steps against the client, stopping at a cancel. */
 class TurnRunner {
+  private chunkIndex = 0;
+
   constructor(
     private readonly record: FakeSessionRecord,
     private readonly client: acp.AgentContext,
@@ -269,6 +277,13 @@ class TurnRunner {
   ) {
     for (const piece of typeof text === 'string' ? words(text) : text) {
       if (this.cancelled.aborted) throw new Cancelled();
+      if (this.io.logChunks && kind === 'agent_message_chunk') {
+        this.io.log({
+          type: 'chunk',
+          index: this.chunkIndex++,
+          at: performance.timeOrigin + performance.now(),
+        });
+      }
       await this.send({ sessionUpdate: kind, content: { type: 'text', text: piece } });
       await sleep(delayMs, this.cancelled);
     }

@@ -121,6 +121,8 @@ export interface FakeAgentScript {
   readonly stateFile?: string;
   /** Child: every event (see FakeAgentEvent) is appended to this file as one JSON line. */
   readonly logFile?: string;
+  /** Log a `chunk` event (with the wall-clock time it was sent) for every message chunk: benchmarks. */
+  readonly logChunks?: boolean;
 }
 
 /** What the fake saw and did, for a test to assert. */
@@ -140,7 +142,9 @@ export type FakeAgentEvent =
       readonly exit?: acp.WaitForTerminalExitResponse;
       readonly error?: string;
     }
-  | { readonly type: 'cancel'; readonly sessionId: string };
+  | { readonly type: 'cancel'; readonly sessionId: string }
+  /** `performance.timeOrigin + performance.now()` just before the chunk was sent (logChunks). */
+  | { readonly type: 'chunk'; readonly index: number; readonly at: number };
 
 /** The four permission options, one of each kind, as agents commonly offer them. */
 export const ALL_PERMISSION_OPTIONS: readonly acp.PermissionOption[] = [
