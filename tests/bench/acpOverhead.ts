@@ -33,6 +33,8 @@ interface TurnTimes {
   readonly first: number;
   /** Held − sent, ms, per chunk. */
   readonly perChunk: number[];
+  /** Prompt (or send) → the agent has the prompt, ms. */
+  readonly toAgent: number;
 }
 
 function scriptFor(logFile: string): FakeAgentScript {
@@ -43,6 +45,17 @@ function scriptFor(logFile: string): FakeAgentScript {
       steps: [{ type: 'say' as const, text: words, delayMs: CHUNK_GAP_MS }],
     })),
   };
+}
+
+/** When the agent received each turn's `session/prompt`. */
+function promptTimes(logFile: string): number[] {
+  return readFileSync(logFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as FakeAgentEvent)
+    .flatMap((event) =>
+      event.type === 'received' && event.method === 'session/prompt' && event.at ? [event.at] : [],
+    );
 }
 
 /** The agent's send times of each turn's chunks, from its log (turn t = the t-th run of indexes). */
@@ -79,7 +92,7 @@ async function direct(folder: string): Promise<TurnTimes[]> {
     });
   }
   await agent.stop();
-  return collect(starts, received, sentTimes(logFile));
+  return collect(starts, received, sentTimes(logFile), promptTimes(logFile));
 }
 
 async function bridged(folder: string): Promise<TurnTimes[]> {
@@ -146,17 +159,18 @@ async function bridged(folder: string): Promise<TurnTimes[]> {
   connection.close();
   host.kill('SIGTERM');
   await new Promise((resolve) => host.once('exit', resolve));
-  return collect(starts, received, sentTimes(logFile));
+  return collect(starts, received, sentTimes(logFile), promptTimes(logFile));
 }
 
 /** Pairs the i-th received chunk with the i-th sent one; turn 0 is a warm-up and dropped. */
-function collect(starts: number[], received: number[], sent: number[][]): TurnTimes[] {
+function collect(starts: number[], received: number[], sent: number[][], prompts: number[]): TurnTimes[] {
   const turns: TurnTimes[] = [];
   for (let turn = 1; turn < starts.length; turn += 1) {
     const got = received.slice(turn * REPLY_WORDS, (turn + 1) * REPLY_WORDS);
     const sentTurn = sent[turn] ?? [];
     turns.push({
       first: (got[0] ?? Number.NaN) - starts[turn]!,
+      toAgent: (prompts[turn] ?? Number.NaN) - starts[turn]!,
       perChunk: got.map((at, i) => at - (sentTurn[i] ?? Number.NaN)),
     });
   }
@@ -171,6 +185,10 @@ function row(path: string, turns: TurnTimes[]): Record<string, string | number> 
     turns: turns.length,
     'first chunk p50 ms': quantile(firsts, 0.5),
     'first chunk p90 ms': quantile(firsts, 0.9),
+    'prompt reaches agent p50 ms': quantile(
+      turns.map((t) => t.toAgent),
+      0.5,
+    ),
     'per chunk p50 ms': quantile(chunks, 0.5),
     'per chunk p90 ms': quantile(chunks, 0.9),
     'per chunk p99 ms': quantile(chunks, 0.99),

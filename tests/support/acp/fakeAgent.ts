@@ -201,7 +201,12 @@ export function createFakeAgent(script: FakeAgentScript, io: Partial<FakeAgentIo
       running.get(params.sessionId)?.abort();
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
-      log({ type: 'received', method: 'session/prompt', params });
+      log({
+        type: 'received',
+        method: 'session/prompt',
+        params,
+        ...(script.logChunks ? { at: performance.timeOrigin + performance.now() } : {}),
+      });
       checkAuth();
       const record = sessionOf(params.sessionId);
       if (running.has(record.sessionId)) {

@@ -127,7 +127,13 @@ export interface FakeAgentScript {
 
 /** What the fake saw and did, for a test to assert. */
 export type FakeAgentEvent =
-  | { readonly type: 'received'; readonly method: string; readonly params: unknown }
+  | {
+      readonly type: 'received';
+      readonly method: string;
+      readonly params: unknown;
+      /** Wall-clock ms of a received `session/prompt`, with logChunks (benchmarks). */
+      readonly at?: number;
+    }
   | {
       readonly type: 'permission';
       readonly toolCallId: string;
