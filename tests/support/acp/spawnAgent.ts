@@ -66,18 +66,22 @@ export function spawnAgent(
     exited,
     async stop() {
       connection.close();
-      if (child.exitCode !== null || child.signalCode !== null) return;
       const signalGroup = (signal: NodeJS.Signals) => {
         try {
           process.kill(-child.pid!, signal);
         } catch {
-          // Already gone.
+          // The group is gone.
         }
       };
-      signalGroup('SIGTERM');
-      const timer = setTimeout(() => signalGroup('SIGKILL'), 3_000);
-      await exited;
-      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) {
+        signalGroup('SIGTERM');
+        const timer = setTimeout(() => signalGroup('SIGKILL'), 3_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      // What the agent started (Claude Code's CLI under its adapter) may outlive it, still
+      // writing into its home: the group goes with it.
+      signalGroup('SIGKILL');
     },
   };
 }
