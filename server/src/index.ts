@@ -33,6 +33,7 @@ export { TrustedProxies } from './guards/clientAddress';
 export type {
   ActionOrigin,
   CompletedUpload,
+  DeferredActionName,
   HostActionHandlers,
   HostActionName,
   HostAdapter,

@@ -46,6 +46,11 @@ export interface TestHostOptions {
   readonly keepAwake?: StartHostOptions['keepAwake'];
   /** Where a failing inhibitor is reported. */
   readonly keepAwakeLog?: (message: string) => void;
+
+  /** ACP agents beside the built-in loop (e.g. `{ entries: [{ name: 'fake', app }] }`). */
+  readonly agents?: StartHostOptions['agents'];
+  /** Folders a project may point at, besides `<dataDir>/workspace`. */
+  readonly workspaceRoots?: readonly string[];
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -81,6 +86,9 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
     ...(options.keepAwake === undefined ? {} : { keepAwake: options.keepAwake }),
     ...(options.keepAwakeLog === undefined ? {} : { keepAwakeLog: options.keepAwakeLog }),
+
+    ...(options.agents ? { agents: options.agents } : {}),
+    ...(options.workspaceRoots ? { workspaceRoots: options.workspaceRoots } : {}),
     tuning: {
       authThrottle: {
         freeFailures: options.freeAuthFailures ?? 1000,

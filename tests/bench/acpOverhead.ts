@@ -1,0 +1,216 @@
+/**
+ * What the bridge adds over a direct ACP client, for an agent's streamed reply. The same
+ * scripted fake agent (a child process, tests/support/acp) streams REPLY_WORDS message chunks
+ * CHUNK_GAP_MS apart and logs when it sent each one. Direct: an SDK client on the agent's stdio
+ * stamps each `agent_message_chunk` as it arrives. Through the bridge: a reference host in a
+ * child process (acpOverheadHost.ts) runs the agent; this process is a phone (the client SDK
+ * over HTTP and the event stream) that stamps each chunk once its store holds it. First chunk:
+ * prompt or `send` → first chunk held. Per chunk: held − sent by the agent (same machine clock).
+ * Run: node --import tsx tests/bench/acpOverhead.ts (BENCH_TURNS, BENCH_WORDS, BENCH_GAP_MS)
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as acp from '@agentclientprotocol/sdk';
+import { createBridgeClient } from '@webbridge/client-sdk';
+import { fakeAgentCommand } from '../support/acp/fakeAgentCommand';
+import type { FakeAgentEvent, FakeAgentScript } from '../support/acp/fakeAgentScript';
+import { spawnAgent } from '../support/acp/spawnAgent';
+import { TEST_CODE } from '../support/testHost';
+import { preciseNow, printTable, quantile } from './table';
+
+const TURNS = Number(process.env.BENCH_TURNS ?? 8);
+const REPLY_WORDS = Number(process.env.BENCH_WORDS ?? 100);
+const CHUNK_GAP_MS = Number(process.env.BENCH_GAP_MS ?? 10);
+/** Fixed-width words (' w0001'), so a text's length says how many chunks it holds. */
+const WORD_WIDTH = 6;
+const words = Array.from({ length: REPLY_WORDS }, (_, i) => ` w${String(i + 1).padStart(4, '0')}`);
+
+interface TurnTimes {
+  /** Prompt (or send) → first chunk held by the client, ms. */
+  readonly first: number;
+  /** Held − sent, ms, per chunk. */
+  readonly perChunk: number[];
+  /** Prompt (or send) → the agent has the prompt, ms. */
+  readonly toAgent: number;
+}
+
+function scriptFor(logFile: string): FakeAgentScript {
+  return {
+    logFile,
+    logChunks: true,
+    turns: Array.from({ length: TURNS + 1 }, () => ({
+      steps: [{ type: 'say' as const, text: words, delayMs: CHUNK_GAP_MS }],
+    })),
+  };
+}
+
+/** When the agent received each turn's `session/prompt`. */
+function promptTimes(logFile: string): number[] {
+  return readFileSync(logFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as FakeAgentEvent)
+    .flatMap((event) =>
+      event.type === 'received' && event.method === 'session/prompt' && event.at ? [event.at] : [],
+    );
+}
+
+/** The agent's send times of each turn's chunks, from its log (turn t = the t-th run of indexes). */
+function sentTimes(logFile: string): number[][] {
+  const turns: number[][] = [];
+  for (const line of readFileSync(logFile, 'utf8').trim().split('\n')) {
+    const event = JSON.parse(line) as FakeAgentEvent;
+    if (event.type !== 'chunk') continue;
+    if (event.index === 0) turns.push([]);
+    turns.at(-1)?.push(event.at);
+  }
+  return turns;
+}
+
+async function direct(folder: string): Promise<TurnTimes[]> {
+  const logFile = join(folder, 'direct.jsonl');
+  const received: number[] = [];
+  // A bare SDK client: it stamps each chunk as its notification is dispatched.
+  const app = acp
+    .client({ name: 'bench' })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      if (params.update.sessionUpdate === 'agent_message_chunk') received.push(preciseNow());
+    });
+  const agent = spawnAgent(fakeAgentCommand(scriptFor(logFile)), app, { cwd: folder });
+  const client = agent.connection.agent;
+  await client.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+  const { sessionId } = await client.request(acp.methods.agent.session.new, { cwd: folder, mcpServers: [] });
+  const starts: number[] = [];
+  for (let turn = 0; turn <= TURNS; turn += 1) {
+    starts.push(preciseNow());
+    await client.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'go' }],
+    });
+  }
+  await agent.stop();
+  return collect(starts, received, sentTimes(logFile), promptTimes(logFile));
+}
+
+async function bridged(folder: string): Promise<TurnTimes[]> {
+  const logFile = join(folder, 'bridge.jsonl');
+  const entry = fileURLToPath(new URL('./acpOverheadHost.ts', import.meta.url));
+  const { command, args } = fakeAgentCommand();
+  const host = spawn(command, [args[0]!, args[1]!, entry, JSON.stringify(scriptFor(logFile))], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  // Whatever ends this process ends the host.
+  process.once('exit', () => host.kill('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      host.kill('SIGTERM');
+      process.exit(1);
+    });
+  }
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    host.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const line = buffer.split('\n')[0];
+      if (buffer.includes('\n') && line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    host.once('exit', (code) => reject(new Error(`the host exited (${code})`)));
+  });
+  const phone = createBridgeClient({ baseUrl: url, accessCode: TEST_CODE });
+  const connection = phone.connect();
+  await phone.fetchState();
+  await phone.action({ action: 'newConversation', agentId: 'fake' });
+  const received: number[] = [];
+  let from = 0;
+  let turnReceived: number[] = [];
+  let turnDone: (() => void) | undefined;
+  const unsubscribe = phone.store.subscribe(() => {
+    const messages = phone.store.getState().snapshot?.conversations.messages ?? [];
+    const text = messages
+      .slice(from)
+      .filter((m) => m.role === 'assistant')
+      .map((m) => m.text)
+      .join('');
+    const held = Math.floor(text.length / WORD_WIDTH);
+    const now = preciseNow();
+    while (turnReceived.length < held) turnReceived.push(now);
+    const idle = phone.store.getState().snapshot?.conversations.run.state === 'idle';
+    if (turnReceived.length >= REPLY_WORDS && idle) turnDone?.();
+  });
+  const starts: number[] = [];
+  for (let turn = 0; turn <= TURNS; turn += 1) {
+    from = phone.store.getState().snapshot?.conversations.messages.length ?? 0;
+    turnReceived = [];
+    const done = new Promise<void>((resolve) => {
+      turnDone = resolve;
+    });
+    starts.push(preciseNow());
+    let outcome = await phone.send('go');
+    // The first send may meet the conversation switch the client has not seen yet (409).
+    if (outcome.kind === 'session_changed') outcome = await phone.send('go', [], { to: outcome.destination });
+    if (outcome.kind !== 'done') throw new Error(`send: ${JSON.stringify(outcome)}`);
+    await done;
+    received.push(...turnReceived.slice(0, REPLY_WORDS));
+  }
+  unsubscribe();
+  connection.close();
+  host.kill('SIGTERM');
+  await new Promise((resolve) => host.once('exit', resolve));
+  return collect(starts, received, sentTimes(logFile), promptTimes(logFile));
+}
+
+/** Pairs the i-th received chunk with the i-th sent one; turn 0 is a warm-up and dropped. */
+function collect(starts: number[], received: number[], sent: number[][], prompts: number[]): TurnTimes[] {
+  const turns: TurnTimes[] = [];
+  for (let turn = 1; turn < starts.length; turn += 1) {
+    const got = received.slice(turn * REPLY_WORDS, (turn + 1) * REPLY_WORDS);
+    const sentTurn = sent[turn] ?? [];
+    turns.push({
+      first: (got[0] ?? Number.NaN) - starts[turn]!,
+      toAgent: (prompts[turn] ?? Number.NaN) - starts[turn]!,
+      perChunk: got.map((at, i) => at - (sentTurn[i] ?? Number.NaN)),
+    });
+  }
+  return turns;
+}
+
+function row(path: string, turns: TurnTimes[]): Record<string, string | number> {
+  const firsts = turns.map((t) => t.first);
+  const chunks = turns.flatMap((t) => t.perChunk);
+  return {
+    path,
+    turns: turns.length,
+    'first chunk p50 ms': quantile(firsts, 0.5),
+    'first chunk p90 ms': quantile(firsts, 0.9),
+    'prompt reaches agent p50 ms': quantile(
+      turns.map((t) => t.toAgent),
+      0.5,
+    ),
+    'per chunk p50 ms': quantile(chunks, 0.5),
+    'per chunk p90 ms': quantile(chunks, 0.9),
+    'per chunk p99 ms': quantile(chunks, 0.99),
+  };
+}
+
+const folder = mkdtempSync(join(tmpdir(), 'acp-overhead-'));
+try {
+  const directTurns = await direct(folder);
+  const bridgeTurns = await bridged(folder);
+  const a = row('direct ACP client', directTurns);
+  const b = row('through the bridge', bridgeTurns);
+  const added: Record<string, string | number> = { path: 'added by the bridge', turns: '' };
+  for (const key of Object.keys(a)) {
+    if (typeof a[key] === 'number' && typeof b[key] === 'number' && key !== 'turns') {
+      added[key] = (b[key] as number) - (a[key] as number);
+    }
+  }
+  printTable(
+    `ACP agent → client: ${REPLY_WORDS} chunks ${CHUNK_GAP_MS} ms apart, ${TURNS} turns after a warm-up`,
+    [a, b, added],
+  );
+} finally {
+  rmSync(folder, { recursive: true, force: true });
+}
