@@ -26,10 +26,11 @@ describe('parseServeArgs', () => {
       help: false,
       openai: undefined,
       pushReplyTitles: false,
-
       publicUrl: undefined,
       trustProxy: [],
       keepAwake: true,
+      agents: [],
+      knownAgents: true,
     });
   });
 
@@ -60,10 +61,6 @@ describe('parseServeArgs', () => {
     expect(() => parseServeArgs(['--public-url', 'https://u:p@box.example'], {})).toThrow(/name and a port/);
     expect(() => parseServeArgs(['--trust-proxy', 'not-an-address'], {})).toThrow(/--trust-proxy/);
     expect(() => parseServeArgs(['--trust-proxy', '10.0.0.0/33'], {})).toThrow(/--trust-proxy/);
-
-      agents: [],
-      knownAgents: true,
-    });
   });
 
   it('takes repeatable --agent NAME=COMMAND, --agents-config and --no-known-agents', () => {
