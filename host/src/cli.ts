@@ -74,7 +74,7 @@ async function serve(config: ServeConfig): Promise<void> {
     ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
     ...(config.trustProxy.length === 0 ? {} : { trustProxy: config.trustProxy }),
     keepAwake: config.keepAwake,
-    keepAwakeLog: (message) => process.stderr.write(`webbridge: ${message}\n`),
+    keepAwakeLog: logging.keepAwakeLog,
   });
   // Handlers first: a signal that arrives while the banner is drawn still shuts down cleanly.
   let closeConsole: (() => void) | undefined;

@@ -14,6 +14,8 @@ export interface CliLogging {
   readonly mcpLog: McpLog;
   /** ACP agents' lifecycle and their stderr (never sent to clients), through the same destination. */
   readonly agentLog: AgentLog;
+  /** Why the machine could not be kept awake (the inhibitor failed), through the same destination. */
+  readonly keepAwakeLog: (message: string) => void;
   /** Push deliveries that failed (device and status only, never a payload), through the same destination. */
   readonly pushLog: (report: PushReport) => void;
 }
@@ -48,9 +50,11 @@ export function cliLogging(
   const logger = pino({ name: 'mcp', level }, destination);
   const pushLogger = pino({ name: 'push', level }, destination);
   const agentLogger = pino({ name: 'agent', level }, destination);
+  const keepAwakeLogger = pino({ name: 'keep-awake', level }, destination);
   return {
     destination,
     mcpLog: (lineLevel, message) => logger[lineLevel](message),
+    keepAwakeLog: (message) => keepAwakeLogger.warn(message),
     agentLog: (lineLevel, message, agent) =>
       agent === undefined ? agentLogger[lineLevel](message) : agentLogger[lineLevel]({ agent }, message),
     pushLog: (report) => {
