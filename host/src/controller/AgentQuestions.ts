@@ -10,7 +10,7 @@ import { diffsOf } from '../agents/acpToolCall';
 import type { ApprovalDecider } from '../db/HostStore';
 import { newId } from '../ids';
 import type { AgentTurn } from './AgentTurn';
-import type { AgentTurnsTarget } from './AgentTurns';
+import type { AgentTurnsTarget } from './AgentTurnsTarget';
 import { chooseOption, detailsOf, pathsOf } from './agentApprovalRules';
 import { alreadyDecided } from './approvalDecision';
 import { notFound } from './errors';

@@ -2,27 +2,11 @@ import type { SessionUpdate, StopReason, ToolCall, ToolCallUpdate } from '@agent
 import { type AgentToolCall, ProtocolError } from '@webbridge/contract';
 import { AgentError } from '../agents/AgentError';
 import { blockText, mergeToolCall } from '../agents/acpToolCall';
-import type { HostStore } from '../db/HostStore';
 import { AGENT_FIELDS, type AgentFields, type StoredMessage } from '../db/StoredMessage';
-import type { MainExecutor } from '../executor/MainExecutor';
 import { AgentQuestions } from './AgentQuestions';
 import type { AgentTurn } from './AgentTurn';
+import type { AgentTurnsTarget } from './AgentTurnsTarget';
 import { notApplicable } from './errors';
-import type { MessageRepository } from './MessageRepository';
-import type { ProjectionPublisher } from './ProjectionPublisher';
-import type { Selection } from './Selection';
-
-/** What the turns write to: the controller's shared state, seen from here. */
-export interface AgentTurnsTarget {
-  readonly closed: boolean;
-  readonly store: HostStore;
-  readonly messages: MessageRepository;
-  readonly selection: Pick<Selection, 'setLeaf'>;
-  readonly publisher: Pick<ProjectionPublisher, 'appendText'>;
-  /** Where a question withdrawn by the agent is cleaned up (its own task). */
-  readonly executor: Pick<MainExecutor, 'run'>;
-  refresh(): void;
-}
 
 /**
  * The turns of conversations backed by ACP agents, as messages: message chunks stream into the

@@ -9,7 +9,7 @@ import type { AgentCommand } from './fakeAgentCommand';
  * Node. Its package exports only its library (import condition), so the entry is found on the
  * module search paths rather than through `require.resolve`.
  */
-export function claudeAgentAcpCommand(): AgentCommand {
+function claudeAgentAcpCommand(): AgentCommand {
   const paths = createRequire(import.meta.url).resolve.paths('@zed-industries/claude-agent-acp') ?? [];
   for (const folder of paths) {
     const entry = join(folder, '@zed-industries', 'claude-agent-acp', 'dist', 'index.js');
@@ -22,7 +22,7 @@ export function claudeAgentAcpCommand(): AgentCommand {
  * Claude Code's switches for a run with no traffic but the model's: no telemetry, error
  * reports, auto-update or other non-essential requests (its documented settings).
  */
-export const CLAUDE_OFFLINE_ENV: Readonly<Record<string, string>> = {
+const CLAUDE_OFFLINE_ENV: Readonly<Record<string, string>> = {
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
   DISABLE_TELEMETRY: '1',
   DISABLE_ERROR_REPORTING: '1',

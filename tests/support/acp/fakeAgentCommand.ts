@@ -23,7 +23,7 @@ export function fakeAgentCommand(script: FakeAgentScript = {}): AgentCommand {
 }
 
 /** The same command as one shell-style line (for `--agent NAME=COMMAND`), each part quoted. */
-export function fakeAgentCommandLine(script: FakeAgentScript = {}): string {
+function fakeAgentCommandLine(script: FakeAgentScript = {}): string {
   const { command, args } = fakeAgentCommand(script);
   return [command, ...args].map((part) => `'${part.replaceAll("'", `'\\''`)}'`).join(' ');
 }

@@ -2,14 +2,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /** One scripted answer of the fake Messages API. */
-export type AnthropicAnswer =
+type AnthropicAnswer =
   /** Text streamed one word per `text_delta`, then stop reason end_turn. */
   | { readonly kind: 'text'; readonly text: string }
   /** One `tool_use` block whose JSON input streams as `input_json_delta`, then stop reason tool_use. */
   | { readonly kind: 'tool'; readonly name: string; readonly input: Record<string, unknown> };
 
 /** One request the fake received. */
-export interface AnthropicRequest {
+interface AnthropicRequest {
   readonly method: string;
   readonly path: string;
   readonly body: Record<string, unknown> | undefined;
@@ -26,7 +26,7 @@ export interface FakeAnthropic {
 }
 
 /** The text every request gets once the queue is empty (and every non-streamed request). */
-export const FAKE_ANTHROPIC_FALLBACK = 'Nothing more was scripted.';
+const FAKE_ANTHROPIC_FALLBACK = 'Nothing more was scripted.';
 
 /**
  * A local stand-in for Anthropic's Messages API, faithful to its streaming wire format

@@ -30,7 +30,7 @@ export const plan = (entries: ReadonlyArray<readonly [string, acp.PlanEntryStatu
   });
 
 /** Waits this long (cut short by a cancel). */
-export const wait = (ms: number): FakeStep => ({ type: 'wait', ms });
+const wait = (ms: number): FakeStep => ({ type: 'wait', ms });
 
 /** Waits until the client cancels the turn. */
 export const waitForCancel = (): FakeStep => ({ type: 'waitForCancel' });

@@ -10,7 +10,7 @@ import type { AgentCommand } from './fakeAgentCommand';
  * its postinstall runs (pnpm skips it), so this resolves the platform package beside it
  * (`opencode-<platform>-<arch>`), which holds the real binary.
  */
-export function opencodeBinary(): string {
+function opencodeBinary(): string {
   const fromTests = createRequire(import.meta.url);
   const opencodeAi = createRequire(fromTests.resolve('opencode-ai/package.json'));
   const platformPackage = `opencode-${process.platform}-${process.arch}/package.json`;
@@ -26,7 +26,7 @@ export function opencodeBinary(): string {
  * OPENCODE_DISABLE_CLAUDE_CODE and OPENCODE_DISABLE_EXTERNAL_SKILLS (no reading ~/.claude or
  * other agents' skill folders). Telemetry is opt-in (`experimental.openTelemetry`), off by default.
  */
-export const OPENCODE_OFFLINE_ENV: Readonly<Record<string, string>> = {
+const OPENCODE_OFFLINE_ENV: Readonly<Record<string, string>> = {
   OPENCODE_DISABLE_MODELS_FETCH: '1',
   OPENCODE_DISABLE_AUTOUPDATE: '1',
   OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',

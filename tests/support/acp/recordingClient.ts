@@ -4,7 +4,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 
 /** A permission request the agent is waiting on; the test answers it. */
-export interface PendingPermission {
+interface PendingPermission {
   readonly params: acp.RequestPermissionRequest;
   /** Settles once answered. */
   readonly answered: Promise<acp.RequestPermissionOutcome>;

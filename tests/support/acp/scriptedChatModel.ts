@@ -50,7 +50,7 @@ export interface ScriptedChatModel {
 }
 
 /** Whether a chat request is an agent's title request (opencode's system prompt names it). */
-export function isTitleRequest(body: Record<string, unknown> | undefined): boolean {
+function isTitleRequest(body: Record<string, unknown> | undefined): boolean {
   const messages = Array.isArray(body?.messages)
     ? (body.messages as Array<{ role?: unknown; content?: unknown }>)
     : [];
