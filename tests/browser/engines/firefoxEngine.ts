@@ -1,9 +1,29 @@
-import puppeteer, { type ElementHandle } from 'puppeteer-core';
+import puppeteer, { type ElementHandle, type Page } from 'puppeteer-core';
 import type { EngineBrowser } from './EnginePage';
 import { type EngineDriver, makeEnginePage } from './makeEnginePage';
 
 /** Debian's Firefox ESR. */
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+/**
+ * Sets the page's viewport. puppeteer-core 24.43 sends BiDi's `browsingContext.setViewport` and
+ * `emulation.setScreenOrientationOverride` together; Firefox ESR 140 (Debian's now) knows only
+ * the first and answers "unknown command" for the second, which rejects the whole call while
+ * the viewport is being set. That one refusal is let through once the page has the asked width.
+ */
+async function setViewport(page: Page, size: { width: number; height: number }): Promise<void> {
+  try {
+    await page.setViewport({ ...size, deviceScaleFactor: 1 });
+  } catch (error) {
+    if (!String(error).includes('setScreenOrientationOverride')) throw error;
+    // The viewport's own command went out with it and may still be on its way.
+    for (const started = Date.now(); Date.now() - started < 5_000; ) {
+      if ((await page.evaluate('window.innerWidth')) === size.width) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw error;
+  }
+}
 
 /**
  * Firefox ESR through puppeteer-core over WebDriver BiDi (no geckodriver, nothing downloaded).
@@ -28,7 +48,7 @@ export async function launchFirefoxEngine(): Promise<EngineBrowser> {
     async openPage(url, viewport, options = {}) {
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
-      await page.setViewport({ ...viewport, deviceScaleFactor: 1 });
+      await setViewport(page, viewport);
       const reported: string[] = [];
       page.on('console', (message) => {
         if (message.type() === 'error' && !/Failed to load resource|NetworkError/.test(message.text()))
@@ -54,7 +74,7 @@ export async function launchFirefoxEngine(): Promise<EngineBrowser> {
           await page.reload();
         },
         url: async () => page.url(),
-        setViewport: (size) => page.setViewport({ ...size, deviceScaleFactor: 1 }),
+        setViewport: (size) => setViewport(page, size),
         screenshot: () => page.screenshot(),
         // WebDriver BiDi's permissions.setPermission.
         grantNotifications: (origin) => context.overridePermissions(origin, ['notifications']),
