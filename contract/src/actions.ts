@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentConfigOptionSchema, listedSessionSchema } from './agents';
 import { fastParser } from './fastAccept';
 import { REQUIRED_GUARD_FIELDS, sessionGuardShape } from './identity';
 import { MAX_MESSAGE_TEXT } from './limits';
@@ -41,12 +42,37 @@ export const actionSchema = z.discriminatedUnion('action', [
     /** The assistant message to answer again; default: the last one. */
     messageId: id.optional(),
   }),
-  plainAction('newConversation', { projectId: id.optional(), title: z.string().max(200).optional() }),
+  plainAction('newConversation', {
+    projectId: id.optional(),
+    title: z.string().max(200).optional(),
+    /** The agent behind it for its whole life (`agents.list`); default: the built-in loop. */
+    agentId: id.optional(),
+  }),
   plainAction('selectConversation', { conversationId: id }),
   plainAction('renameConversation', { conversationId: id, title: z.string().min(1).max(200) }),
   plainAction('deleteConversation', { conversationId: id }),
   plainAction('selectProject', { projectId: id }),
-  plainAction('approve', { approvalId: id, decision: z.enum(['allow', 'deny']) }),
+  plainAction('approve', {
+    approvalId: id,
+    decision: z.enum(['allow', 'deny']),
+    /**
+     * One of an ACP agent's options (the approval's `options`); its kind must agree with
+     * `decision`. Default: allow once, or reject once.
+     */
+    optionId: id.optional(),
+  }),
+  /** Switches the current conversation's agent session to one of its modes (`agents.session.modes`). */
+  sensitiveAction('agentMode', { modeId: id }),
+  /** Sets one of the current conversation's agent session settings (`agents.session.configOptions`). */
+  sensitiveAction('agentOption', { optionId: id, value: z.union([id, z.boolean()]) }),
+  /** The sessions an agent lists (e.g. ones started at the desk), to open one with `openAgentSession`. */
+  plainAction('agentSessions', { agentId: id }),
+  /**
+   * Opens a session an agent listed as a conversation (or selects the conversation it is open in
+   * already) and makes it current: the next `send` continues it. `projectId` is the project whose
+   * workspace is the session's folder; default: the project whose workspace is its `cwd`.
+   */
+  plainAction('openAgentSession', { agentId: id, sessionId: id, projectId: id.optional() }),
   plainAction('updateSettings', { settings: settingsSchema.partial().strict() }),
   plainAction('removeAttachment', { attachmentId: id }),
   plainAction('refreshMedia', { attachmentId: id }),
@@ -117,7 +143,16 @@ export const actionResultSchemas = {
   renameConversation: z.object({ conversationId: z.string() }),
   deleteConversation: z.object({ conversationId: z.string() }),
   selectProject: z.object({ projectId: z.string() }),
-  approve: z.object({ approvalId: z.string(), decision: z.enum(['allow', 'deny']) }),
+  approve: z.object({
+    approvalId: z.string(),
+    decision: z.enum(['allow', 'deny']),
+    /** The agent's option that was answered, for an ACP agent's approval. */
+    optionId: z.string().optional(),
+  }),
+  agentMode: z.object({ modeId: z.string() }),
+  agentOption: z.object({ configOptions: z.array(agentConfigOptionSchema) }),
+  agentSessions: z.object({ sessions: z.array(listedSessionSchema) }),
+  openAgentSession: z.object({ conversationId: z.string() }),
   updateSettings: z.object({ settings: settingsSchema }),
   removeAttachment: z.object({ attachmentId: z.string() }),
   refreshMedia: z.object({ attachmentId: z.string(), media: mediaRefSchema }),

@@ -14,7 +14,8 @@ export type Accepts = (value: unknown) => boolean;
  * returned. So it knows only the kinds and checks below, with zod 3's own semantics, and only
  * schemas with no transform, default or catch (their output equals their input for JSON):
  * strict objects, discriminated unions of them, strings with `min`/`max`/`length`/`regex`, numbers with
- * `int`/`min`/`max`/`finite`, literals, enums, booleans, arrays with length bounds, optionals.
+ * `int`/`min`/`max`/`finite`, literals, enums, booleans, arrays with length bounds, optionals,
+ * plain unions of these.
  * Anything else gives undefined, and the caller parses with zod. tests/properties/
  * fastAccept.test.ts holds it to zod on generated values.
  */
@@ -36,7 +37,19 @@ export function fastAccept(schema: z.ZodTypeAny): Accepts | undefined {
   if (schema instanceof z.ZodArray) return arrayCheck(schema);
   if (schema instanceof z.ZodObject) return strictObjectCheck(schema);
   if (schema instanceof z.ZodDiscriminatedUnion) return discriminatedCheck(schema);
+  if (schema instanceof z.ZodUnion) return unionCheck(schema);
   return undefined;
+}
+
+/** A plain union: accepted when one of its members is (each derived the same way, or none is). */
+function unionCheck(schema: z.ZodUnion<readonly [z.ZodTypeAny, ...z.ZodTypeAny[]]>): Accepts | undefined {
+  const members: Accepts[] = [];
+  for (const option of schema.options) {
+    const check = fastAccept(option);
+    if (check === undefined) return undefined;
+    members.push(check);
+  }
+  return (value) => members.some((accepts) => accepts(value));
 }
 
 /** What a zod 3 string's checks ask, gathered: its length bounds, its patterns, other kinds. */

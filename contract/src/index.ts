@@ -19,6 +19,41 @@ export {
   SENSITIVE_ACTIONS,
   uploadResponseSchema,
 } from './actions';
+export type {
+  Agent,
+  AgentConfigOption,
+  AgentSession,
+  AgentState,
+  AgentToolCall,
+  AgentToolContent,
+  FileDiff,
+  ListedSession,
+  PermissionOption,
+  PlanEntry,
+  StopReason,
+} from './agents';
+export {
+  agentCommandSchema,
+  agentConfigOptionSchema,
+  agentDiffContentSchema,
+  agentModeSchema,
+  agentSchema,
+  agentSessionSchema,
+  agentStateSchema,
+  agentTerminalContentSchema,
+  agentToolCallSchema,
+  agentToolContentSchema,
+  agentToolKindSchema,
+  agentToolStatusSchema,
+  agentUsageSchema,
+  BUILTIN_AGENT,
+  fileDiffSchema,
+  listedSessionSchema,
+  permissionOptionKindSchema,
+  permissionOptionSchema,
+  planEntrySchema,
+  stopReasonSchema,
+} from './agents';
 export type { ApprovalAsk } from './approvalAsk';
 export { approvalAsk, approvalAskSchema } from './approvalAsk';
 export { CONNECTION_STRINGS_AR } from './connectionStrings/ar';

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  agentSchema,
+  agentSessionSchema,
+  agentToolCallSchema,
+  fileDiffSchema,
+  permissionOptionSchema,
+  stopReasonSchema,
+} from './agents';
 import { PROTOCOL_VERSION } from './limits';
 
 /** A temporary credential that grants reading one attachment's file through /api/media. */
@@ -97,6 +105,12 @@ function messageSchemaOf<A extends z.ZodTypeAny>(attachment: A) {
     /** A readable reason when status is `error`. */
     error: z.string().optional(),
     tool: toolCallSchema.optional(),
+    /** An ACP agent's message: `true` when its text is the agent's thinking, not its answer. */
+    thought: z.literal(true).optional(),
+    /** On a `tool` message of an ACP agent: the tool call it shows (its text output is `text`). */
+    agentTool: agentToolCallSchema.optional(),
+    /** On the last message of an ACP agent's turn: why the turn ended. */
+    stopReason: stopReasonSchema.optional(),
   });
 }
 
@@ -106,6 +120,10 @@ export const conversationSummarySchema = z.object({
   title: z.string(),
   projectId: z.string().min(1),
   createdAt: z.number().int(),
+  /** The agent behind the conversation for its whole life; absent (embedding apps, older hosts) = `builtin`. */
+  agentId: z.string().min(1).optional(),
+  /** Why an agent's conversation cannot take another turn (its history stays readable). */
+  unavailable: z.string().optional(),
 });
 
 /** A folder the controller may act in, as a `file:` URI. */
@@ -172,6 +190,13 @@ export const approvalSchema = z.object({
   conversationId: z.string(),
   messageId: z.string(),
   createdAt: z.number().int(),
+  /**
+   * An ACP agent's own answers (allow once / always, reject once / always); `approve` may name
+   * one by `optionId`. Absent for the host's own tools (allow and deny only).
+   */
+  options: z.array(permissionOptionSchema).optional(),
+  /** What the call would change, file by file, when that is known. */
+  diffs: z.array(fileDiffSchema).optional(),
 });
 /** A pending approval. */
 export type Approval = z.infer<typeof approvalSchema>;
@@ -217,6 +242,11 @@ function snapshotSchemaOf<A extends z.ZodTypeAny>(attachment: A) {
     }),
     approvals: z.array(approvalSchema),
     settings: settingsSchema,
+    /**
+     * The agents a conversation can be backed by (the built-in loop first), and the current
+     * conversation's ACP session. Absent from hosts without agents (embedding apps, older hosts).
+     */
+    agents: z.object({ list: z.array(agentSchema), session: agentSessionSchema.optional() }).optional(),
   });
 }
 

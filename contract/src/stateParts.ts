@@ -30,6 +30,7 @@ export const STATE_PARTS = {
   tools: 'configuration',
   approvals: 'delta',
   settings: 'configuration',
+  agents: 'configuration',
 } as const satisfies PartsOf<Projection>;
 
 /** One part of the state: its path in the projection, and how to read it cheaply. */

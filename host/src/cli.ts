@@ -58,6 +58,12 @@ async function serve(config: ServeConfig): Promise<void> {
     logLevel,
     tuning: { logDestination: logging.destination },
     mcpLog: logging.mcpLog,
+    agents: {
+      flags: config.agents,
+      ...(config.agentsConfig === undefined ? {} : { configFile: config.agentsConfig }),
+      ...(config.knownAgents && process.env.PATH !== undefined ? { knownOnPath: process.env.PATH } : {}),
+      log: logging.agentLog,
+    },
     push: { onReport: logging.pushLog, replyTitles: config.pushReplyTitles },
     language: config.language ?? languageFromEnvironment(process.env),
     ...(config.mcpConfig === undefined ? {} : { mcpConfig: config.mcpConfig }),
@@ -92,6 +98,8 @@ async function serve(config: ServeConfig): Promise<void> {
   process.stdout.write(`models: ${models.join(', ')}\n`);
   const mcpServers = host.mcp?.servers().map((server) => server.name) ?? [];
   if (mcpServers.length > 0) process.stdout.write(`MCP servers: ${mcpServers.join(', ')}\n`);
+  const agentNames = host.agents.list().map((agent) => agent.name);
+  if (agentNames.length > 0) process.stdout.write(`agents: builtin, ${agentNames.join(', ')}\n`);
   if (host.address.scheme === 'http' && config.insecureHttp) {
     process.stdout.write(
       'WARNING: plain HTTP off loopback (--insecure-http): anyone on this network can read the access code and every message.\n',

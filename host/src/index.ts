@@ -1,5 +1,15 @@
 export { createHostAdapter } from './adapter/createHostAdapter';
 export { hostLocale } from './adapter/hostLocale';
+export type { AgentClientHandlers, AgentFileWrite } from './agents/AgentClientHandlers';
+export type { AgentConnection, AgentInfo, AgentSessionRequest } from './agents/AgentConnection';
+export type { AgentAppEntry, AgentCommandEntry, AgentEntry } from './agents/AgentEntry';
+export type { AgentErrorKind } from './agents/AgentError';
+export { AgentError } from './agents/AgentError';
+export type { AgentLog } from './agents/AgentLog';
+export type { AgentTuning } from './agents/AgentProcess';
+export type { AgentsOptions } from './agents/Agents';
+export { Agents } from './agents/Agents';
+export { agentEntries } from './agents/agentEntries';
 export { generateAccessCode } from './cli/generateAccessCode';
 export type { ApprovalActions } from './controller/ApprovalActions';
 export type { AttachmentActions } from './controller/AttachmentActions';

@@ -13,6 +13,12 @@ import {
 } from '@webbridge/server';
 import { createHostAdapter } from './adapter/createHostAdapter';
 import { hostLocale } from './adapter/hostLocale';
+import type { AgentEntry } from './agents/AgentEntry';
+import type { AgentLog } from './agents/AgentLog';
+import type { AgentTuning } from './agents/AgentProcess';
+import { Agents } from './agents/Agents';
+import { acpMcpServers } from './agents/acpMcpServers';
+import { agentEntries } from './agents/agentEntries';
 import type { ChatController } from './controller/ChatController';
 import { openChatController } from './controller/openChatController';
 import { McpServers } from './mcp/McpServers';
@@ -69,6 +75,25 @@ export interface StartHostOptions {
   /** The page's language, served at /api/locale (BCP 47; unsupported → English). @default 'en' */
   readonly language?: string;
   /**
+   * ACP agents beside the built-in loop: `<dataDir>/agents.json` is read when it exists, then
+   * `configFile`, then each `--agent` flag; `knownOnPath` also offers the well-known agents
+   * found on that PATH (the CLI passes its PATH; tests leave it out). Each agent's process
+   * starts on first use and its process group ends with the host.
+   */
+  readonly agents?: {
+    /** `--agent NAME=COMMAND` values. */
+    readonly flags?: readonly string[];
+    /** `--agents-config`: an agents file read after `<dataDir>/agents.json`. */
+    readonly configFile?: string;
+    /** Offer opencode, claude, codex and gemini when found on this PATH. */
+    readonly knownOnPath?: string;
+    /** More entries, added last (e.g. in-process agent apps in tests). */
+    readonly entries?: readonly AgentEntry[];
+    /** Where lifecycle lines and the agents' stderr go. @default nowhere */
+    readonly log?: AgentLog;
+    readonly tuning?: AgentTuning;
+  };
+  /**
    * Web Push to the paired devices that subscribe (on unless `false`). Its options are for
    * tests and benchmarks (a local push service, short retries), and for the CLI: `replyTitles`
    * (`--push-reply-titles`) and delivery reports.
@@ -87,6 +112,8 @@ export interface RunningHost {
   readonly push: HostPush | undefined;
   /** The MCP servers, when the config names any. */
   readonly mcp: McpServers | undefined;
+  /** The ACP agents (possibly none), beside the built-in loop. */
+  readonly agents: Agents;
   readonly address: ListeningAddress;
   /** `http(s)://<hostname>:<port>` with the real port. */
   readonly url: string;
@@ -117,13 +144,37 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     ...(options.mcpTuning === undefined ? {} : { tuning: options.mcpTuning }),
   });
   const mcp = servers.configured ? servers : undefined;
+  const agentOptions = options.agents ?? {};
+  const configured = agentEntries({
+    dataDir,
+    ...(agentOptions.flags === undefined ? {} : { flags: agentOptions.flags }),
+    ...(agentOptions.configFile === undefined ? {} : { configFile: path.resolve(agentOptions.configFile) }),
+    ...(agentOptions.knownOnPath === undefined ? {} : { knownOnPath: agentOptions.knownOnPath }),
+  });
+  // The controller owns the authoriser; the agents read it through this view once they run.
+  const owner: { controller?: ChatController } = {};
+  const authoriser = {
+    authorisePath: (uri: string) => owner.controller?.authoriser.authorisePath(uri),
+    get roots() {
+      return owner.controller?.authoriser.roots ?? [];
+    },
+  };
+  const agents = new Agents({
+    entries: [...configured, ...(agentOptions.entries ?? [])],
+    authoriser,
+    ...(agentOptions.log === undefined ? {} : { log: agentOptions.log }),
+    ...(agentOptions.tuning === undefined ? {} : { tuning: agentOptions.tuning }),
+  });
   const controller = openChatController({
     dataDir,
+    agents,
+    agentMcpServers: acpMcpServers(entries),
     ...(mcp === undefined ? {} : { toolSource: mcp }),
     ...(options.workspaceRoots === undefined ? {} : { workspaceRoots: options.workspaceRoots }),
     ...(options.echoDelayMs === undefined ? {} : { echoDelayMs: options.echoDelayMs }),
     ...(options.providers === undefined ? {} : { providers: options.providers }),
   });
+  owner.controller = controller;
   const push = options.push === false ? undefined : new HostPush(controller, { dataDir, ...options.push });
   const adapter = { ...createHostAdapter(controller, push), locale: () => hostLocale(options.language) };
   const staticDir = options.staticDir === undefined ? webClientDir() : (options.staticDir ?? undefined);
@@ -170,6 +221,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   } catch (error) {
     push?.close();
     controller.close();
+    await agents.close();
     throw error;
   }
   let closing: Promise<void> | undefined;
@@ -180,6 +232,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
     controller,
     push,
     mcp,
+    agents,
     address,
     url: `${address.scheme}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${address.port}`,
     close() {
@@ -188,6 +241,8 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
           await bridge.stop();
         } finally {
           push?.close();
+          // The agents first: a turn they are in ends before the database closes.
+          await agents.close();
           controller.close();
           await mcp?.close();
         }

@@ -26,11 +26,23 @@ export interface ActionOrigin {
  * action of the contract's union. Handlers run on the host's main executor, after the bridge
  * has checked the session identity in the same task; they return the action's result or throw
  * a `ProtocolError` (e.g. `not_applicable` → 422). A handler must not await: it checks, applies,
- * and starts long work (a model reply) that reports back through later tasks of its own.
+ * and starts long work (a model reply) that reports back through later tasks of its own. Only a
+ * {@link DeferredActionName} may answer with a promise (its result is what an agent answers).
  */
 export type HostActionHandlers = {
-  readonly [N in HostActionName]: (action: ActionOf<N>, origin?: ActionOrigin) => ActionResultOf<N>;
+  readonly [N in HostActionName]: (
+    action: ActionOf<N>,
+    origin?: ActionOrigin,
+  ) => N extends DeferredActionName ? ActionResultOf<N> | Promise<ActionResultOf<N>> : ActionResultOf<N>;
 };
+
+/**
+ * The actions whose result only an ACP agent process can give (its sessions, its switch of mode
+ * or setting): their handler checks and starts on the executor like any other, and may return a
+ * promise the bridge awaits off the executor before it answers. A change the answer makes to
+ * the state is applied by the host in a task of its own.
+ */
+export type DeferredActionName = 'agentSessions' | 'agentMode' | 'agentOption' | 'openAgentSession';
 
 /** A file on disk that a media id grants reading. */
 export interface MediaFile {

@@ -32,6 +32,7 @@ export type { AuthThrottleOptions } from './guards/AuthThrottle';
 export type {
   ActionOrigin,
   CompletedUpload,
+  DeferredActionName,
   HostActionHandlers,
   HostActionName,
   HostAdapter,

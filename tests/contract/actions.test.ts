@@ -7,6 +7,7 @@ import {
   type Snapshot,
 } from '@webbridge/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeAgentCommand } from '../support/acp/fakeAgentCommand';
 import { act, getState, guardOf, postAction, sendAndWait, waitFor } from '../support/api';
 import { startTestHost, type TestHost } from '../support/testHost';
 
@@ -104,7 +105,49 @@ const SCENARIO: { [N in ActionName]: (ctx: Ctx) => Promise<ActionOf<N>> | Action
   }),
   unsubscribePush: () => ({ action: 'unsubscribePush' }),
   reportPresence: () => ({ action: 'reportPresence', visible: true }),
+  // The agent actions, in a conversation backed by the scripted fake ACP agent.
+  agentMode: async ({ h }) => {
+    await act(h, { action: 'newConversation', agentId: 'fake' });
+    return { action: 'agentMode', ...guardOf(await getState(h)), modeId: 'code' };
+  },
+  agentOption: ({ state }) => ({
+    action: 'agentOption',
+    ...guardOf(state),
+    optionId: 'model',
+    value: 'large',
+  }),
+  agentSessions: () => ({ action: 'agentSessions', agentId: 'fake' }),
+  openAgentSession: ({ state }) => ({
+    action: 'openAgentSession',
+    agentId: 'fake',
+    sessionId: 'desk-1',
+    projectId: state.projectId,
+  }),
 };
+
+/** The fake agent the agent actions run against: two modes, a model setting, a session from the desk. */
+const FAKE_AGENT = fakeAgentCommand({
+  modes: {
+    currentModeId: 'ask',
+    availableModes: [
+      { id: 'ask', name: 'Ask' },
+      { id: 'code', name: 'Code' },
+    ],
+  },
+  configOptions: [
+    {
+      id: 'model',
+      name: 'Model',
+      type: 'select',
+      currentValue: 'small',
+      options: [
+        { value: 'small', name: 'Small' },
+        { value: 'large', name: 'Large' },
+      ],
+    },
+  ],
+  sessions: [{ sessionId: 'desk-1', cwd: '/desk', title: 'From the desk', history: [] }],
+});
 
 /**
  * Actions only a paired device can take: sent here with the access code, they are refused
@@ -132,7 +175,10 @@ async function waitIdle(h: TestHost): Promise<Snapshot> {
 describe('every action of the contract', () => {
   let h: TestHost;
   beforeAll(async () => {
-    h = await startTestHost({ echoDelayMs: 2 });
+    h = await startTestHost({
+      echoDelayMs: 2,
+      agents: { entries: [{ name: 'fake', ...FAKE_AGENT, env: {}, cwd: undefined, signIn: undefined }] },
+    });
     await sendAndWait(h, 'warm up');
   });
   afterAll(() => h.close(true));

@@ -90,6 +90,10 @@ const ACTIONS: Record<ActionName, (s: Snapshot) => Record<string, unknown> & { a
   }),
   unsubscribePush: () => ({ action: 'unsubscribePush' }),
   reportPresence: () => ({ action: 'reportPresence', visible: true }),
+  agentMode: () => ({ action: 'agentMode', modeId: 'code' }),
+  agentOption: () => ({ action: 'agentOption', optionId: 'model', value: 'large' }),
+  agentSessions: () => ({ action: 'agentSessions', agentId: 'opencode' }),
+  openAgentSession: () => ({ action: 'openAgentSession', agentId: 'opencode', sessionId: 'desk-1' }),
 };
 
 describe('the web mocks are the real bridge', () => {

@@ -120,6 +120,10 @@ export function appliedViolations(
     case 'subscribePush':
     case 'unsubscribePush':
     case 'reportPresence':
+    case 'agentMode':
+    case 'agentOption':
+    case 'agentSessions':
+    case 'openAgentSession':
       break;
     default: {
       const never: never = action;

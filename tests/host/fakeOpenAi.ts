@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /** What the fake answers one POST /chat/completions with. */
-type FakeReply =
+export type FakeReply =
   /** Content deltas, one chunk each, then `finish_reason: "stop"` and `data: [DONE]`. */
   | {
       readonly kind: 'text';
@@ -26,7 +26,7 @@ type FakeReply =
   | { readonly kind: 'silent' };
 
 /** One request the fake received. */
-interface RecordedRequest {
+export interface RecordedRequest {
   readonly method: string;
   readonly path: string;
   readonly authorization: string | undefined;
@@ -54,6 +54,13 @@ export interface FakeOpenAiOptions {
   readonly apiKey?: string;
   /** The ids GET /v1/models lists. @default ['gpt-fake-mini', 'gpt-fake-large'] */
   readonly models?: readonly string[];
+  /**
+   * Answers a chat completion request before the queue is asked (e.g. an agent's side requests
+   * such as title generation, which arrive at any point); `undefined` leaves it to the queue.
+   */
+  readonly intercept?: (body: Record<string, unknown> | undefined) => FakeReply | undefined;
+  /** Told of every request as it arrives (after it is recorded). */
+  readonly onRequest?: (request: RecordedRequest) => void;
 }
 
 /**
@@ -94,6 +101,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         });
       }),
     );
+    options.onRequest?.(record);
     if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
       const shown = (req.headers.authorization ?? '').replace(/^Bearer /, '');
       // OpenAI echoes a masked key; this fake echoes it whole, the worst case for leaks.
@@ -111,7 +119,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       sendError(res, 404, `Invalid URL (${req.method} ${req.url})`, null);
       return;
     }
-    const next = queue.shift();
+    const next = options.intercept?.(record.body) ?? queue.shift();
     if (!next) {
       sendError(res, 500, 'The fake has no reply queued.', null);
       return;

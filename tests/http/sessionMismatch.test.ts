@@ -15,6 +15,8 @@ const BODIES: { [N in SensitiveName]: (s: Snapshot) => Record<string, unknown> }
   branch: (s) => ({ messageId: s.conversations.messages[0]?.id, index: 0 }),
   editMessage: (s) => ({ messageId: s.conversations.messages[0]?.id, text: 'edited' }),
   regenerate: () => ({}),
+  agentMode: () => ({ modeId: 'code' }),
+  agentOption: () => ({ optionId: 'model', value: 'large' }),
 };
 
 const FIELDS = ['sessionRevision', 'conversationId', 'projectId', 'instanceId'] as const;

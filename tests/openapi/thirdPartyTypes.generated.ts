@@ -46,7 +46,7 @@ export interface paths {
         put?: never;
         /**
          * Apply one action; state changes arrive on the event stream.
-         * @description Actions run one at a time, in arrival order. Session-sensitive actions (send, stop, continue, workspace, model, branch, editMessage, regenerate) carry `sessionRevision`, `conversationId` and `projectId` from the snapshot; any mismatch is 409 and nothing happens. An `actionId` makes a retry safe: the same id returns the first result and does nothing again.
+         * @description Actions run one at a time, in arrival order. Session-sensitive actions (send, stop, continue, workspace, model, branch, editMessage, regenerate, agentMode, agentOption) carry `sessionRevision`, `conversationId` and `projectId` from the snapshot; any mismatch is 409 and nothing happens. An `actionId` makes a retry safe: the same id returns the first result and does nothing again.
          */
         post: operations["action"];
         delete?: never;
@@ -198,8 +198,92 @@ export interface components {
              */
             kind: "accessCode";
         };
-        ActionResponse: components["schemas"]["SendActionResponse"] | components["schemas"]["StopActionResponse"] | components["schemas"]["ContinueActionResponse"] | components["schemas"]["WorkspaceActionResponse"] | components["schemas"]["ModelActionResponse"] | components["schemas"]["BranchActionResponse"] | components["schemas"]["EditMessageActionResponse"] | components["schemas"]["RegenerateActionResponse"] | components["schemas"]["NewConversationActionResponse"] | components["schemas"]["SelectConversationActionResponse"] | components["schemas"]["RenameConversationActionResponse"] | components["schemas"]["DeleteConversationActionResponse"] | components["schemas"]["SelectProjectActionResponse"] | components["schemas"]["ApproveActionResponse"] | components["schemas"]["UpdateSettingsActionResponse"] | components["schemas"]["RemoveAttachmentActionResponse"] | components["schemas"]["RefreshMediaActionResponse"] | components["schemas"]["PushStatusActionResponse"] | components["schemas"]["SubscribePushActionResponse"] | components["schemas"]["UnsubscribePushActionResponse"] | components["schemas"]["ReportPresenceActionResponse"];
-        Action: components["schemas"]["SendAction"] | components["schemas"]["StopAction"] | components["schemas"]["ContinueAction"] | components["schemas"]["WorkspaceAction"] | components["schemas"]["ModelAction"] | components["schemas"]["BranchAction"] | components["schemas"]["EditMessageAction"] | components["schemas"]["RegenerateAction"] | components["schemas"]["NewConversationAction"] | components["schemas"]["SelectConversationAction"] | components["schemas"]["RenameConversationAction"] | components["schemas"]["DeleteConversationAction"] | components["schemas"]["SelectProjectAction"] | components["schemas"]["ApproveAction"] | components["schemas"]["UpdateSettingsAction"] | components["schemas"]["RemoveAttachmentAction"] | components["schemas"]["RefreshMediaAction"] | components["schemas"]["PushStatusAction"] | components["schemas"]["SubscribePushAction"] | components["schemas"]["UnsubscribePushAction"] | components["schemas"]["ReportPresenceAction"];
+        ActionResponse: components["schemas"]["SendActionResponse"] | components["schemas"]["StopActionResponse"] | components["schemas"]["ContinueActionResponse"] | components["schemas"]["WorkspaceActionResponse"] | components["schemas"]["ModelActionResponse"] | components["schemas"]["BranchActionResponse"] | components["schemas"]["EditMessageActionResponse"] | components["schemas"]["RegenerateActionResponse"] | components["schemas"]["NewConversationActionResponse"] | components["schemas"]["SelectConversationActionResponse"] | components["schemas"]["RenameConversationActionResponse"] | components["schemas"]["DeleteConversationActionResponse"] | components["schemas"]["SelectProjectActionResponse"] | components["schemas"]["ApproveActionResponse"] | components["schemas"]["AgentModeActionResponse"] | components["schemas"]["AgentOptionActionResponse"] | components["schemas"]["AgentSessionsActionResponse"] | components["schemas"]["OpenAgentSessionActionResponse"] | components["schemas"]["UpdateSettingsActionResponse"] | components["schemas"]["RemoveAttachmentActionResponse"] | components["schemas"]["RefreshMediaActionResponse"] | components["schemas"]["PushStatusActionResponse"] | components["schemas"]["SubscribePushActionResponse"] | components["schemas"]["UnsubscribePushActionResponse"] | components["schemas"]["ReportPresenceActionResponse"];
+        Action: components["schemas"]["SendAction"] | components["schemas"]["StopAction"] | components["schemas"]["ContinueAction"] | components["schemas"]["WorkspaceAction"] | components["schemas"]["ModelAction"] | components["schemas"]["BranchAction"] | components["schemas"]["EditMessageAction"] | components["schemas"]["RegenerateAction"] | components["schemas"]["NewConversationAction"] | components["schemas"]["SelectConversationAction"] | components["schemas"]["RenameConversationAction"] | components["schemas"]["DeleteConversationAction"] | components["schemas"]["SelectProjectAction"] | components["schemas"]["ApproveAction"] | components["schemas"]["AgentModeAction"] | components["schemas"]["AgentOptionAction"] | components["schemas"]["AgentSessionsAction"] | components["schemas"]["OpenAgentSessionAction"] | components["schemas"]["UpdateSettingsAction"] | components["schemas"]["RemoveAttachmentAction"] | components["schemas"]["RefreshMediaAction"] | components["schemas"]["PushStatusAction"] | components["schemas"]["SubscribePushAction"] | components["schemas"]["UnsubscribePushAction"] | components["schemas"]["ReportPresenceAction"];
+        AgentCommand: {
+            name: string;
+            description: string;
+        };
+        AgentConfigOption: {
+            id: string;
+            name: string;
+            description?: string;
+            category?: string;
+            /** @enum {string} */
+            type: "select" | "boolean";
+            currentValue: string | boolean;
+            options?: {
+                value: string;
+                name: string;
+            }[];
+        };
+        AgentDiffContent: {
+            path: string;
+            oldText: string | null;
+            newText: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "diff";
+        };
+        AgentMode: {
+            id: string;
+            name: string;
+            description?: string;
+        };
+        Agent: {
+            name: string;
+            title?: string;
+            version?: string;
+            builtin: boolean;
+            state: components["schemas"]["AgentState"];
+            reason?: string;
+            signIn?: string;
+        };
+        AgentSession: {
+            agentId: string;
+            canContinue: boolean;
+            reason?: string;
+            modes?: {
+                current: string;
+                list: components["schemas"]["AgentMode"][];
+            };
+            configOptions: components["schemas"]["AgentConfigOption"][];
+            commands: components["schemas"]["AgentCommand"][];
+            plan: components["schemas"]["PlanEntry"][];
+            usage?: components["schemas"]["AgentUsage"];
+        };
+        /** @enum {string} */
+        AgentState: "idle" | "starting" | "ready" | "failed" | "needs_sign_in";
+        AgentTerminalContent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "terminal";
+            terminalId: string;
+        };
+        AgentToolCall: {
+            id: string;
+            title: string;
+            kind: components["schemas"]["AgentToolKind"];
+            status: components["schemas"]["AgentToolStatus"];
+            locations: {
+                path: string;
+                line?: number;
+            }[];
+            content: components["schemas"]["AgentToolContent"][];
+        };
+        AgentToolContent: components["schemas"]["AgentDiffContent"] | components["schemas"]["AgentTerminalContent"];
+        /** @enum {string} */
+        AgentToolKind: "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "switch_mode" | "other";
+        /** @enum {string} */
+        AgentToolStatus: "pending" | "in_progress" | "completed" | "failed";
+        AgentUsage: {
+            used: number;
+            size: number;
+        };
         ApprovalDecision: {
             /** @enum {string} */
             decision: "allow" | "deny";
@@ -214,6 +298,8 @@ export interface components {
             conversationId: string;
             messageId: string;
             createdAt: number;
+            options?: components["schemas"]["PermissionOption"][];
+            diffs?: components["schemas"]["FileDiff"][];
         };
         HostAttachment: {
             id: string;
@@ -226,6 +312,8 @@ export interface components {
             title: string;
             projectId: string;
             createdAt: number;
+            agentId?: string;
+            unavailable?: string;
         };
         Decider: components["schemas"]["DeviceDecider"] | components["schemas"]["HostDecider"] | components["schemas"]["AccessCodeDecider"];
         DeviceDecider: {
@@ -253,6 +341,11 @@ export interface components {
         };
         /** @enum {string} */
         EventFrames: "named" | "compact";
+        FileDiff: {
+            path: string;
+            oldText: string | null;
+            newText: string;
+        };
         ForgetDeviceRequest: {
             deviceId: string;
         };
@@ -265,6 +358,13 @@ export interface components {
              * @enum {string}
              */
             kind: "host";
+        };
+        ListedSession: {
+            sessionId: string;
+            cwd: string;
+            title?: string;
+            updatedAt?: string;
+            conversationId?: string;
         };
         Locale: {
             language: string;
@@ -305,6 +405,10 @@ export interface components {
             model?: string;
             error?: string;
             tool?: components["schemas"]["ToolCall"];
+            /** @enum {boolean} */
+            thought?: true;
+            agentTool?: components["schemas"]["AgentToolCall"];
+            stopReason?: components["schemas"]["StopReason"];
         };
         /** @enum {string} */
         MessageStatus: "complete" | "streaming" | "stopped" | "error" | "waiting";
@@ -325,6 +429,20 @@ export interface components {
         PairResponse: {
             credential: string;
             device: components["schemas"]["Device"];
+        };
+        /** @enum {string} */
+        PermissionOptionKind: "allow_once" | "allow_always" | "reject_once" | "reject_always";
+        PermissionOption: {
+            optionId: string;
+            name: string;
+            kind: components["schemas"]["PermissionOptionKind"];
+        };
+        PlanEntry: {
+            content: string;
+            /** @enum {string} */
+            priority: "high" | "medium" | "low";
+            /** @enum {string} */
+            status: "pending" | "in_progress" | "completed";
         };
         Problem: {
             type: string;
@@ -425,9 +543,15 @@ export interface components {
             };
             approvals: components["schemas"]["Approval"][];
             settings: components["schemas"]["Settings"];
+            agents?: {
+                list: components["schemas"]["Agent"][];
+                session?: components["schemas"]["AgentSession"];
+            };
             /** @enum {number} */
             protocol: 1;
         };
+        /** @enum {string} */
+        StopReason: "end_turn" | "max_tokens" | "max_turn_requests" | "refusal" | "cancelled";
         ToolCall: {
             name: string;
             args: string;
@@ -573,6 +697,7 @@ export interface components {
             actionId?: string;
             projectId?: string;
             title?: string;
+            agentId?: string;
         };
         SelectConversationAction: {
             /**
@@ -621,6 +746,54 @@ export interface components {
             approvalId: string;
             /** @enum {string} */
             decision: "allow" | "deny";
+            optionId?: string;
+        };
+        AgentModeAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "agentMode";
+            actionId?: string;
+            sessionRevision: number;
+            conversationId: string;
+            projectId: string;
+            instanceId?: string;
+            modeId: string;
+        };
+        AgentOptionAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "agentOption";
+            actionId?: string;
+            sessionRevision: number;
+            conversationId: string;
+            projectId: string;
+            instanceId?: string;
+            optionId: string;
+            value: string | boolean;
+        };
+        AgentSessionsAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "agentSessions";
+            actionId?: string;
+            agentId: string;
+        };
+        OpenAgentSessionAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "openAgentSession";
+            actionId?: string;
+            agentId: string;
+            sessionId: string;
+            projectId?: string;
         };
         UpdateSettingsAction: {
             /**
@@ -834,6 +1007,47 @@ export interface components {
                 approvalId: string;
                 /** @enum {string} */
                 decision: "allow" | "deny";
+                optionId?: string;
+            };
+        };
+        AgentModeActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "agentMode";
+            result: {
+                modeId: string;
+            };
+        };
+        AgentOptionActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "agentOption";
+            result: {
+                configOptions: components["schemas"]["AgentConfigOption"][];
+            };
+        };
+        AgentSessionsActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "agentSessions";
+            result: {
+                sessions: components["schemas"]["ListedSession"][];
+            };
+        };
+        OpenAgentSessionActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "openAgentSession";
+            result: {
+                conversationId: string;
             };
         };
         UpdateSettingsActionResponse: {
@@ -1434,6 +1648,7 @@ export interface operations {
                         approvalId: string;
                         /** @enum {string} */
                         decision: "allow" | "deny";
+                        optionId?: string;
                     };
                 };
             };

@@ -48,6 +48,10 @@ const VALID: { [N in ActionName]: ActionOf<N> } = {
   },
   unsubscribePush: { action: 'unsubscribePush' },
   reportPresence: { action: 'reportPresence', visible: true },
+  agentMode: { action: 'agentMode', modeId: 'code', ...identity },
+  agentOption: { action: 'agentOption', optionId: 'model', value: true, ...identity },
+  agentSessions: { action: 'agentSessions', agentId: 'opencode' },
+  openAgentSession: { action: 'openAgentSession', agentId: 'opencode', sessionId: 's1', projectId: 'p1' },
 };
 const NAMES = Object.keys(VALID) as ActionName[];
 

@@ -37,6 +37,11 @@ export interface TestHostOptions {
    * tests pair many browsers from loopback. @default 1000
    */
   readonly pairingBurst?: number;
+
+  /** ACP agents beside the built-in loop (e.g. `{ entries: [{ name: 'fake', app }] }`). */
+  readonly agents?: StartHostOptions['agents'];
+  /** Folders a project may point at, besides `<dataDir>/workspace`. */
+  readonly workspaceRoots?: readonly string[];
 }
 
 /** A reference host listening on a free loopback port, with its own data directory. */
@@ -68,6 +73,8 @@ export async function startTestHost(options: TestHostOptions = {}): Promise<Test
     uploadLimit: options.uploadLimit ?? 25 * 1024 * 1024,
     logLevel: options.logLines ? 'info' : 'silent',
     ...(options.providers ? { providers: options.providers } : {}),
+    ...(options.agents ? { agents: options.agents } : {}),
+    ...(options.workspaceRoots ? { workspaceRoots: options.workspaceRoots } : {}),
     tuning: {
       authThrottle: {
         freeFailures: options.freeAuthFailures ?? 1000,

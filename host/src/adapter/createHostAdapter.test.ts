@@ -3,21 +3,29 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { actionResultSchemas, localeSchema, PROTOCOL_VERSION, projectionSchema } from '@webbridge/contract';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Agents } from '../agents/Agents';
 import type { ChatController } from '../controller/ChatController';
 import { HostPush } from '../push/HostPush';
+import { agentController } from '../testing/agentController';
+import { miniAgent } from '../testing/miniAgent';
 import { testController, waitForIdle, waitForState } from '../testing/testController';
 import { createHostAdapter } from './createHostAdapter';
 
 let open: ChatController[] = [];
-afterEach(() => {
+let closing: Agents[] = [];
+afterEach(async () => {
   for (const controller of open) controller.close();
   open = [];
+  for (const agents of closing) await agents.close();
+  closing = [];
 });
 
 describe('createHostAdapter', () => {
   it('answers every action with a result its contract schema accepts, and keeps the projection valid', async () => {
-    const { controller, dataDir } = testController();
+    const mini = miniAgent({ listed: [{ sessionId: 'desk-1', cwd: '/nowhere', title: 'Desk' }] });
+    const { controller, dataDir, agents } = agentController([{ name: 'mini', app: mini.app }]);
     open.push(controller);
+    closing.push(agents);
     const push = new HostPush(controller, { dataDir });
     const host = createHostAdapter(controller, push);
     const run = <T>(task: () => T) => host.runOnMain(task);
@@ -117,6 +125,27 @@ describe('createHostAdapter', () => {
       host.actions.unsubscribePush({ action: 'unsubscribePush' }, device),
     );
     push.close();
+    // Agents: a conversation backed by an in-process ACP agent.
+    results.newConversation = await run(() =>
+      host.actions.newConversation({ action: 'newConversation', agentId: 'mini' }),
+    );
+    results.agentMode = await run(() =>
+      host.actions.agentMode({ action: 'agentMode', ...guard(), modeId: 'code' }),
+    );
+    results.agentOption = await run(() =>
+      host.actions.agentOption({ action: 'agentOption', ...guard(), optionId: 'model', value: 'large' }),
+    );
+    results.agentSessions = await run(() =>
+      host.actions.agentSessions({ action: 'agentSessions', agentId: 'mini' }),
+    );
+    results.openAgentSession = await run(() =>
+      host.actions.openAgentSession({
+        action: 'openAgentSession',
+        agentId: 'mini',
+        sessionId: 'desk-1',
+        projectId: host.readState().projectId,
+      }),
+    );
 
     for (const [name, result] of Object.entries(results)) {
       const schema = actionResultSchemas[name as keyof typeof actionResultSchemas];

@@ -25,7 +25,7 @@ import { hostLocale } from './hostLocale';
  * ```
  */
 export function createHostAdapter(controller: ChatController, push?: HostPush): HostAdapter {
-  const { messages, conversations, projects, approvals, settings, attachments } = controller;
+  const { messages, conversations, projects, approvals, settings, attachments, agents } = controller;
   const actions: HostActionHandlers = {
     send: (a) => messages.send(a.text, a.attachmentIds),
     stop: () => messages.stop(),
@@ -35,18 +35,22 @@ export function createHostAdapter(controller: ChatController, push?: HostPush): 
     branch: (a) => messages.branch(a.messageId, a.index),
     editMessage: (a) => messages.editMessage(a.messageId, a.text),
     regenerate: (a) => messages.regenerate(a.messageId),
-    newConversation: (a) => conversations.newConversation(a.projectId, a.title),
+    newConversation: (a) => conversations.newConversation(a.projectId, a.title, a.agentId),
     selectConversation: (a) => conversations.selectConversation(a.conversationId),
     renameConversation: (a) => conversations.renameConversation(a.conversationId, a.title),
     deleteConversation: (a) => conversations.deleteConversation(a.conversationId),
     selectProject: (a) => projects.selectProject(a.projectId),
-    approve: (a, origin) => approvals.approve(a.approvalId, a.decision, deciderOf(origin)),
+    approve: (a, origin) => approvals.approve(a.approvalId, a.decision, deciderOf(origin), a.optionId),
     updateSettings: (a) => settings.update(a.settings),
     removeAttachment: (a) => attachments.remove(a.attachmentId),
     pushStatus: (_a, origin) => pushOf(push).status(origin),
     subscribePush: (a, origin) => pushOf(push).subscribe(origin, a.subscription, a.choices),
     unsubscribePush: (_a, origin) => pushOf(push).unsubscribe(origin),
     reportPresence: (a, origin) => pushOf(push).reportPresence(origin, a.visible),
+    agentMode: (a) => agents.setMode(a.modeId),
+    agentOption: (a) => agents.setOption(a.optionId, a.value),
+    agentSessions: (a) => agents.listSessions(a.agentId),
+    openAgentSession: (a) => agents.openSession(a.agentId, a.sessionId, a.projectId),
   };
   return {
     readState: () => controller.readState(),

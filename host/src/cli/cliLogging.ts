@@ -1,6 +1,7 @@
 import type { DestinationStream } from 'pino';
 import { pino } from 'pino';
 import pretty from 'pino-pretty';
+import type { AgentLog } from '../agents/AgentLog';
 import type { McpLog } from '../mcp/McpTuning';
 import type { PushReport } from '../push/PushQueue';
 import { pushReportLine } from '../push/pushReportLine';
@@ -11,6 +12,8 @@ export interface CliLogging {
   readonly destination: DestinationStream;
   /** MCP lifecycle lines, through the same destination. */
   readonly mcpLog: McpLog;
+  /** ACP agents' lifecycle and their stderr (never sent to clients), through the same destination. */
+  readonly agentLog: AgentLog;
   /** Push deliveries that failed (device and status only, never a payload), through the same destination. */
   readonly pushLog: (report: PushReport) => void;
 }
@@ -44,9 +47,12 @@ export function cliLogging(
       : (stream as DestinationStream);
   const logger = pino({ name: 'mcp', level }, destination);
   const pushLogger = pino({ name: 'push', level }, destination);
+  const agentLogger = pino({ name: 'agent', level }, destination);
   return {
     destination,
     mcpLog: (lineLevel, message) => logger[lineLevel](message),
+    agentLog: (lineLevel, message, agent) =>
+      agent === undefined ? agentLogger[lineLevel](message) : agentLogger[lineLevel]({ agent }, message),
     pushLog: (report) => {
       const line = pushReportLine(report);
       if (line !== undefined) pushLogger.warn(line);

@@ -26,7 +26,30 @@ describe('parseServeArgs', () => {
       help: false,
       openai: undefined,
       pushReplyTitles: false,
+
+      agents: [],
+      knownAgents: true,
     });
+  });
+
+  it('takes repeatable --agent NAME=COMMAND, --agents-config and --no-known-agents', () => {
+    const config = parseServeArgs([
+      '--agent',
+      'opencode=opencode acp',
+      '--agent',
+      `fake=node "/my dir/agent.js"`,
+      '--agents-config',
+      'agents.json',
+      '--no-known-agents',
+    ]);
+    expect(config.agents).toEqual(['opencode=opencode acp', 'fake=node "/my dir/agent.js"']);
+    expect(config.agentsConfig).toBe(path.resolve('agents.json'));
+    expect(config.knownAgents).toBe(false);
+    expect(() => parseServeArgs(['--agent', 'opencode'])).toThrow(/NAME=COMMAND/);
+    expect(() => parseServeArgs(['--agent', 'builtin=x'])).toThrow(/host's own agent/);
+    expect(() => parseServeArgs(['--agent', 'bad name=x'])).toThrow(/letters, digits/);
+    expect(() => parseServeArgs(['--agent', 'x='])).toThrow(/empty/);
+    expect(() => parseServeArgs(['--agent', `x=node "open`])).toThrow(/unclosed/);
   });
 
   it('reads every flag, with repeatable workspace roots', () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { BridgeOptions } from '@webbridge/server';
 import { type HostLanguage, matchHostLanguage } from '../adapter/connectionStrings';
+import { parseAgentFlag } from '../agents/agentConfig';
 import type { OpenAiConfig } from '../models/createModelProviders';
 import { type ChosenCode, checkCode, readCodeFile } from './accessCodes';
 
@@ -35,6 +36,12 @@ export interface ServeConfig {
   readonly openai: OpenAiConfig | undefined;
   /** `--mcp-config`: an MCP config read after `<dataDir>/mcp.json` (absolute path). */
   readonly mcpConfig: string | undefined;
+  /** `--agent NAME=COMMAND` values (checked here, parsed again by startHost). */
+  readonly agents: readonly string[];
+  /** `--agents-config`: an agents file read after `<dataDir>/agents.json` (absolute path). */
+  readonly agentsConfig: string | undefined;
+  /** Offer the well-known agents found on PATH (off with `--no-known-agents`). */
+  readonly knownAgents: boolean;
   /**
    * `--language`, matched to a host language (unknown → `en`); undefined when not given: the
    * CLI then reads the environment's locale (LC_ALL, LC_MESSAGES, LANG).
@@ -79,6 +86,12 @@ Options:
   --mcp-config <file>     MCP servers to use as tools, besides <data-dir>/mcp.json
                           ({ "mcpServers": { "<name>": { "command", "args", "env" } or
                           { "url", "headers" } } }; see docs/HOST.md)
+  --agent <NAME=COMMAND>  an ACP agent conversations can use, e.g. opencode="opencode acp";
+                          repeatable (its process starts on first use; see docs/HOST.md)
+  --agents-config <file>  agents besides <data-dir>/agents.json
+                          ({ "agents": { "<name>": { "command", "args", "env" } } })
+  --no-known-agents       do not offer opencode, claude-agent-acp, codex-acp or gemini
+                          when they are on PATH
 
 Models (the offline "echo" model is always there):
   --openai-base-url <url>     an OpenAI-compatible API root, e.g. https://api.openai.com/v1
@@ -127,6 +140,10 @@ export function parseServeArgs(
       'no-console': { type: 'boolean' },
       'mcp-config': { type: 'string' },
       'push-reply-titles': { type: 'boolean' },
+
+      agent: { type: 'string', multiple: true },
+      'agents-config': { type: 'string' },
+      'no-known-agents': { type: 'boolean' },
       language: { type: 'string' },
       'openai-base-url': { type: 'string' },
       'openai-api-key-env': { type: 'string' },
@@ -160,6 +177,9 @@ export function parseServeArgs(
   if (language !== undefined && !/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(language)) {
     throw new Error('--language takes a language tag such as de or pt-BR.');
   }
+  const agents = values.agent ?? [];
+  // A bad value is a startup error with the usage, like a bad port; startHost parses them again.
+  for (const value of agents) parseAgentFlag(value);
   const port = integer(values.port, '--port') ?? 7878;
   if (port > 65_535) throw new Error('--port must be at most 65535.');
   return {
@@ -182,6 +202,9 @@ export function parseServeArgs(
     help: values.help === true,
     openai: openAiConfig(values, env),
     mcpConfig: values['mcp-config'] === undefined ? undefined : path.resolve(values['mcp-config']),
+    agents,
+    agentsConfig: values['agents-config'] === undefined ? undefined : path.resolve(values['agents-config']),
+    knownAgents: values['no-known-agents'] !== true,
     language: language === undefined ? undefined : matchHostLanguage(language),
     pushReplyTitles: values['push-reply-titles'] === true,
   };

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { AGENTS_CONSOLE_HELP, agentsCommand } from '../agents/agentsConsole';
 import { MCP_CONSOLE_HELP, mcpCommand } from '../mcp/mcpConsole';
 import type { RunningHost } from '../startHost';
 import { authorityBanner, connectionBanner } from './connectionBanner';
@@ -50,6 +51,7 @@ const HELP = `Commands:
   approvals            list the tool calls waiting for approval
   allow <n>, deny <n>  decide approval n
 ${MCP_CONSOLE_HELP}
+${AGENTS_CONSOLE_HELP}
   quit                 stop webbridge`;
 
 /**
@@ -205,6 +207,7 @@ export function startConsole(context: ConsoleContext): () => void {
     },
     allow: (arg) => decide(arg, 'allow'),
     mcp: (arg) => mcpCommand(host.mcp, arg, print),
+    agents: (arg) => agentsCommand(host.agents, arg, print),
     deny: (arg) => decide(arg, 'deny'),
     quit: () => {
       rl.close();

@@ -2,6 +2,7 @@ import type { ActionResultOf, ApprovalDecision } from '@webbridge/contract';
 import type { ApprovalDecider } from '../db/HostStore';
 import { decisionOf, HOST_DECIDER } from './approvalDecision';
 import type { ControllerCore } from './ControllerCore';
+import { notApplicable } from './errors';
 
 /**
  * The user's answer to a tool call that waits for approval. Throws `ProtocolError`
@@ -24,8 +25,13 @@ export class ApprovalActions {
     approvalId: string,
     decision: 'allow' | 'deny',
     by: ApprovalDecider = HOST_DECIDER,
+    optionId?: string,
   ): ActionResultOf<'approve'> {
     const { core } = this;
+    // An ACP agent's question: answered with one of its options, the agent goes on by itself.
+    const answered = core.agentSessions.turns.questions.decide(approvalId, decision, optionId, by);
+    if (answered !== undefined) return { approvalId, decision, optionId: answered.optionId };
+    if (optionId !== undefined) throw notApplicable("Only an agent's approval has options.");
     const { conversationId, result } = core.toolCalls.decide(approvalId, decision, core.settings, by);
     core.followToolResult(conversationId, result);
     core.refresh();

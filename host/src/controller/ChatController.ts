@@ -2,6 +2,7 @@ import type { Projection, SessionIdentity } from '@webbridge/contract';
 import { DeviceTable } from '../db/DeviceTable';
 import type { MainExecutor } from '../executor/MainExecutor';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
+import { AgentActions } from './AgentActions';
 import { ApprovalActions } from './ApprovalActions';
 import { AttachmentActions } from './AttachmentActions';
 import type { ChatControllerOptions } from './ChatControllerOptions';
@@ -57,6 +58,8 @@ export class ChatController {
   readonly attachments: AttachmentActions;
   /** The paired devices' push subscriptions. */
   readonly pushSubscriptions: PushSubscriptions;
+  /** The sessions agents list, opening one, and the agent session's mode and settings. */
+  readonly agents: AgentActions;
   /** The bridge's paired devices, kept in the same SQLite file (hand it to `createBridge`). */
   readonly devices: DeviceTable;
 
@@ -78,6 +81,7 @@ export class ChatController {
       runner,
       toolCalls: core.toolCalls,
       steps: core,
+      agentSessions: core.agentSessions,
     });
     this.conversations = new ConversationActions({
       store,
@@ -87,11 +91,13 @@ export class ChatController {
       registry: core.registry,
       publisher: core.publisher,
       steps: core,
+      agentSessions: core.agentSessions,
     });
     this.projects = new ProjectActions({ store, selection, authoriser: core.authoriser, steps: core });
     this.approvals = new ApprovalActions(core);
     this.settings = new SettingsActions({ store, steps: core });
     this.attachments = new AttachmentActions({ store, selection, attachments, steps: core });
+    this.agents = new AgentActions(core);
     this.pushSubscriptions = new PushSubscriptions(core.store);
     this.devices = new DeviceTable(core.store);
   }

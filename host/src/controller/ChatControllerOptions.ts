@@ -1,7 +1,9 @@
+import type { McpServer } from '@agentclientprotocol/sdk';
 import type { HostStore } from '../db/HostStore';
 import type { MainExecutor } from '../executor/MainExecutor';
 import type { ModelProvider } from '../models/ModelProvider';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
+import type { AgentDirectory } from './AgentDirectory';
 import type { Tool } from './tools/Tool';
 import type { ToolSource } from './tools/ToolSource';
 
@@ -23,4 +25,8 @@ export interface ChatControllerOptions {
   readonly tools?: readonly Tool[];
   /** Tools that come and go beside them (MCP servers'). */
   readonly toolSource?: ToolSource;
+  /** The ACP agents a conversation may be backed by, beside the built-in loop (`Agents`). */
+  readonly agents?: AgentDirectory;
+  /** The host's MCP servers as ACP passes them to `session/new`, for agents that take them. @default [] */
+  readonly agentMcpServers?: readonly McpServer[];
 }

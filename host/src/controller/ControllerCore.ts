@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionIdentity, Settings } from '@webbridge/contract';
-import type { HostStore } from '../db/HostStore';
+import type { AttachmentRow, HostStore } from '../db/HostStore';
 import type { StoredMessage } from '../db/StoredMessage';
 import type { MainExecutor } from '../executor/MainExecutor';
 import { EchoModel } from '../models/EchoModel';
 import { ModelRegistry } from '../models/ModelRegistry';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
+import { AgentSessions } from './AgentSessions';
 import { Attachments } from './Attachments';
 import { buildProjection } from './buildProjection';
 import type { ChatControllerOptions } from './ChatControllerOptions';
@@ -14,6 +15,7 @@ import { notApplicable, notFound } from './errors';
 import { MessageRepository } from './MessageRepository';
 import { modelHistory, offeredTools } from './modelHistory';
 import { ProjectionPublisher } from './ProjectionPublisher';
+import { assertAgentTakes, promptBlocks } from './promptBlocks';
 import { ReplyRunner } from './ReplyRunner';
 import { createReplySink } from './replySink';
 import { Selection } from './Selection';
@@ -69,10 +71,13 @@ export class ControllerCore implements ControllerSteps {
   readonly publisher = new ProjectionPublisher();
   /** The current settings; replaced (never mutated) on update, as the projection shares them. */
   settings: Settings;
+  /** The ACP sessions behind agent conversations, and their turns. */
+  readonly agentSessions: AgentSessions;
   /** Set by {@link close}; late replies and tool results check it so they touch nothing after. */
   closed = false;
   private sessionRevision: number;
   private readonly unsubscribeTools: (() => void) | undefined;
+  private readonly unsubscribeAgents: () => void;
 
   constructor(options: ChatControllerOptions) {
     this.store = options.store;
@@ -105,22 +110,27 @@ export class ControllerCore implements ControllerSteps {
         this.refresh();
       },
     });
+    this.agentSessions = new AgentSessions(this, options.agents, options.agentMcpServers ?? []);
     this.settings = loadSettings(this.store);
     this.sessionRevision = this.resumeSessionRevision();
+    // An agent's question died with the process that asked it; its call then shows as stopped.
+    this.store.cancelAgentApprovals();
     this.messages.stopInterrupted();
     restoreWorkspaceRoots(this.store, this.authoriser);
     const defaultWorkspace = this.authoriser.roots[0];
     if (defaultWorkspace === undefined) throw new Error('At least one workspace root is needed.');
     this.selection.restore(defaultWorkspace);
     this.refresh();
-    // Servers report from their own callbacks: the projection is rebuilt on the executor.
-    this.unsubscribeTools = toolSource?.subscribe(() => {
+    // Servers and agents report from their own callbacks: the projection is rebuilt on the executor.
+    const refreshLater = () => {
       this.executor
         .run(() => this.refresh())
         .catch(() => {
           // The executor only fails a task that threw; refresh after close does nothing.
         });
-    });
+    };
+    this.unsubscribeTools = toolSource?.subscribe(refreshLater);
+    this.unsubscribeAgents = this.agentSessions.subscribe(refreshLater);
   }
 
   /** The tools offered now: the host's own, then those of the MCP servers that are ready. */
@@ -167,13 +177,22 @@ export class ControllerCore implements ControllerSteps {
   /** Rebuilds the projection from the store and memory, sharing every unchanged part. */
   refresh(): void {
     if (this.closed) return;
+    const { conversationId } = this.selection;
+    const conversation = this.store.conversation(conversationId);
     this.publisher.publish(
       buildProjection({
         store: this.store,
         selection: this.selection,
         messages: this.messages,
         identity: this.identity(),
-        streamingMessageId: this.runner.streamingMessage(this.selection.conversationId),
+        streamingMessageId:
+          this.runner.streamingMessage(conversationId) ??
+          this.agentSessions.turns.streamingMessage(conversationId),
+        agents: this.agentSessions.view({
+          id: conversationId,
+          agentId: conversation?.agent_id ?? null,
+          unavailable: conversation?.agent_unavailable ?? null,
+        }),
         roots: this.authoriser.roots,
         models: this.registry.list,
         tools: this.allTools(),
@@ -195,6 +214,11 @@ export class ControllerCore implements ControllerSteps {
   /** Starts streaming `reply` (already inserted) as the answer to the branch above it. */
   startReply(reply: StoredMessage): void {
     const { selection, messages } = this;
+    const conversation = this.store.conversation(reply.conversationId);
+    if (conversation?.agent_id != null) {
+      this.startAgentTurn(reply);
+      return;
+    }
     const model = this.modelOf(reply);
     const provider = this.registry.providerOf(model);
     if (!provider) throw notApplicable(`There is no model "${model}".`);
@@ -205,6 +229,29 @@ export class ControllerCore implements ControllerSteps {
       tools: offeredTools(this.allTools(), this.settings),
       partial: reply.text,
     });
+  }
+
+  /** Sends the user message `reply` answers to the conversation's agent, as `session/prompt`. */
+  private startAgentTurn(reply: StoredMessage): void {
+    const user = reply.parentId === null ? undefined : this.messages.get(reply.parentId);
+    const files = user === undefined ? [] : this.attachments.ofMessage(reply.conversationId, user.id);
+    const agentId = this.store.conversation(reply.conversationId)?.agent_id ?? '';
+    this.agentSessions.prompt(reply.conversationId, reply.id, promptBlocks(agentId, user?.text ?? '', files));
+  }
+
+  /** Throws 422 when the current conversation's agent is known not to take one of `files`. */
+  assertAgentTakes(files: readonly Pick<AttachmentRow, 'type' | 'name'>[]): void {
+    const { conversationId } = this.selection;
+    const agentId = this.store.conversation(conversationId)?.agent_id;
+    const can = this.agentSessions.capabilitiesOf(conversationId);
+    if (agentId != null && can !== undefined) assertAgentTakes(agentId, files, can);
+  }
+
+  /** Throws 422 when the current conversation is an agent's: its history only goes forward. */
+  assertForkable(): void {
+    if (this.store.conversation(this.selection.conversationId)?.agent_id != null) {
+      throw notApplicable("An agent's conversation only goes forward: send a new message instead.");
+    }
   }
 
   /**
@@ -254,6 +301,8 @@ export class ControllerCore implements ControllerSteps {
     if (this.runner.streamingMessage(conversationId) !== undefined) {
       throw notApplicable('A reply is streaming; stop it first.');
     }
+    if (this.agentSessions.turns.busy(conversationId))
+      throw notApplicable('A reply is streaming; stop it first.');
     if (this.toolCalls.pendingOf(conversationId)) {
       throw notApplicable('A tool call waits for approval; allow or deny it first.');
     }
@@ -264,6 +313,7 @@ export class ControllerCore implements ControllerSteps {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribeTools?.();
+    this.unsubscribeAgents();
     this.runner.stopAll();
     this.publisher.clear();
     this.store.close();

@@ -17,6 +17,10 @@ export interface ControllerSteps {
   bumpSessionRevision(): void;
   /** Throws unless the current conversation is idle. */
   assertIdle(): void;
+  /** Throws 422 when the current conversation is an agent's (its history cannot fork). */
+  assertForkable(): void;
+  /** Throws 422 when the current conversation's agent is known not to take one of `files`. */
+  assertAgentTakes(files: readonly { readonly type: string; readonly name: string }[]): void;
   /** Starts streaming a reply already stored. */
   startReply(reply: StoredMessage): void;
   /** Replaces the settings (the caller has persisted them). */

@@ -1,6 +1,7 @@
-import type { ActionResultOf } from '@webbridge/contract';
+import { type ActionResultOf, BUILTIN_AGENT } from '@webbridge/contract';
 import type { HostStore } from '../db/HostStore';
 import type { ModelRegistry } from '../models/ModelRegistry';
+import type { AgentSessions } from './AgentSessions';
 import type { Attachments } from './Attachments';
 import type { ControllerSteps } from './ControllerSteps';
 import { notApplicable, notFound } from './errors';
@@ -20,6 +21,7 @@ export interface ConversationActionsDeps {
   readonly registry: Pick<ModelRegistry, 'has'>;
   readonly publisher: Pick<ProjectionPublisher, 'patch'>;
   readonly steps: Pick<ControllerSteps, 'moveTo' | 'refresh'>;
+  readonly agentSessions: Pick<AgentSessions, 'has' | 'forget' | 'warm'>;
 }
 
 /**
@@ -35,8 +37,10 @@ export class ConversationActions {
   private readonly registry: ConversationActionsDeps['registry'];
   private readonly publisher: ConversationActionsDeps['publisher'];
   private readonly steps: ConversationActionsDeps['steps'];
+  private readonly agentSessions: ConversationActionsDeps['agentSessions'];
 
   constructor(deps: ConversationActionsDeps) {
+    this.agentSessions = deps.agentSessions;
     this.store = deps.store;
     this.selection = deps.selection;
     this.attachments = deps.attachments;
@@ -46,12 +50,18 @@ export class ConversationActions {
     this.steps = deps.steps;
   }
 
-  /** Creates a conversation (in the given or the current project) and makes it current. */
-  newConversation(projectId?: string, title?: string): ActionResultOf<'newConversation'> {
+  /**
+   * Creates a conversation (in the given or the current project) backed by an agent (default:
+   * the built-in loop) and makes it current. An ACP agent's session is opened on the first send.
+   */
+  newConversation(projectId?: string, title?: string, agentId?: string): ActionResultOf<'newConversation'> {
     const project = projectId ?? this.selection.projectId;
     if (!this.store.project(project)) throw notFound('project');
-    const row = this.selection.createConversation(project, title?.trim() ?? '');
+    const agent = agentId === undefined || agentId === BUILTIN_AGENT ? undefined : agentId;
+    if (agent !== undefined && !this.agentSessions.has(agent)) throw notFound('agent');
+    const row = this.selection.createConversation(project, title?.trim() ?? '', agent);
     this.steps.moveTo(row.id);
+    if (agent !== undefined) this.agentSessions.warm(row.id);
     return { conversationId: row.id };
   }
 
@@ -80,6 +90,7 @@ export class ConversationActions {
     const row = store.conversation(conversationId);
     if (!row) throw notFound('conversation');
     this.runner.stop(conversationId);
+    this.agentSessions.forget(conversationId);
     const files = attachments.filesOf(conversationId);
     store.deleteConversation(conversationId);
     attachments.removeFiles(files);

@@ -2,6 +2,7 @@ import { type ActionResultOf, isContinuable } from '@webbridge/contract';
 import type { HostStore } from '../db/HostStore';
 import type { NewMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
+import type { AgentSessions } from './AgentSessions';
 import type { Attachments } from './Attachments';
 import type { ControllerSteps } from './ControllerSteps';
 import { toHostAttachment } from './ConversationTree';
@@ -27,7 +28,12 @@ export interface MessageActionsDeps {
   readonly attachments: Pick<Attachments, 'pick' | 'ofMessage'>;
   readonly runner: Pick<ReplyRunner, 'streamingMessage' | 'stop'>;
   readonly toolCalls: Pick<ToolCalls, 'cancel'>;
-  readonly steps: Pick<ControllerSteps, 'assertIdle' | 'startReply' | 'refresh' | 'bumpSessionRevision'>;
+  readonly steps: Pick<
+    ControllerSteps,
+    'assertIdle' | 'assertForkable' | 'assertAgentTakes' | 'startReply' | 'refresh' | 'bumpSessionRevision'
+  >;
+  /** Stops an agent conversation's turn (`session/cancel`). */
+  readonly agentSessions: Pick<AgentSessions, 'stop'>;
 }
 
 /**
@@ -43,8 +49,10 @@ export class MessageActions {
   private readonly runner: MessageActionsDeps['runner'];
   private readonly toolCalls: MessageActionsDeps['toolCalls'];
   private readonly steps: MessageActionsDeps['steps'];
+  private readonly agentSessions: MessageActionsDeps['agentSessions'];
 
   constructor(deps: MessageActionsDeps) {
+    this.agentSessions = deps.agentSessions;
     this.store = deps.store;
     this.messages = deps.messages;
     this.selection = deps.selection;
@@ -61,11 +69,14 @@ export class MessageActions {
     const { selection, store, messages } = this;
     const chosen = this.attachments.pick(selection.conversationId, attachmentIds);
     if (text.trim() === '' && chosen.length === 0) throw notApplicable('There is nothing to send.');
+    steps.assertAgentTakes(chosen);
     const conversation = selection.currentConversation();
+    // An agent's reply is written by the agent (its own model), not by the host's current model.
+    const model = conversation.agent_id == null ? selection.modelId : undefined;
     const { user, reply } = store.transaction(() => {
       const user = messages.add(userMessage(conversation.id, selection.leafId, text));
       for (const attachment of chosen) store.attachToMessage(attachment.id, user.id);
-      const reply = messages.add(replyTo(conversation.id, user.id, selection.modelId));
+      const reply = messages.add(replyTo(conversation.id, user.id, model));
       selection.setLeaf(conversation.id, reply.id);
       if (conversation.title === '') store.setConversationTitle(conversation.id, titleFrom(text, chosen));
       return { user, reply };
@@ -81,7 +92,9 @@ export class MessageActions {
     const { steps } = this;
     const conversationId = this.selection.conversationId;
     const streaming = this.runner.streamingMessage(conversationId);
-    if (streaming !== undefined && this.runner.stop(conversationId)) {
+    if (this.agentSessions.stop(conversationId)) {
+      // The agent's turn: its message is stopped and its questions cancelled there.
+    } else if (streaming !== undefined && this.runner.stop(conversationId)) {
       this.messages.change(conversationId, streaming, { status: 'stopped' });
     } else if (!this.toolCalls.cancel(conversationId)) {
       // Not an error: a stop that races the reply's own end is normal and should not alarm anyone.
@@ -95,6 +108,7 @@ export class MessageActions {
   continue(): ActionResultOf<'continue'> {
     const { steps } = this;
     steps.assertIdle();
+    steps.assertForkable();
     const { selection, messages } = this;
     const leaf = selection.leafId === null ? undefined : messages.tree.get(selection.leafId);
     if (leaf?.role !== 'assistant' || leaf.tool !== undefined) {
@@ -114,6 +128,7 @@ export class MessageActions {
   branch(messageId: string, index: number): ActionResultOf<'branch'> {
     const { steps } = this;
     steps.assertIdle();
+    steps.assertForkable();
     const { selection } = this;
     const { tree } = this.messages;
     if (!tree.get(messageId)) throw notFound('message');
@@ -139,6 +154,7 @@ export class MessageActions {
   editMessage(messageId: string, text: string): ActionResultOf<'editMessage'> {
     const { steps } = this;
     steps.assertIdle();
+    steps.assertForkable();
     const { selection, store, messages } = this;
     const original = messages.tree.get(messageId);
     if (!original) throw notFound('message');
@@ -167,6 +183,7 @@ export class MessageActions {
   regenerate(messageId?: string): ActionResultOf<'regenerate'> {
     const { steps } = this;
     steps.assertIdle();
+    steps.assertForkable();
     const { selection, messages } = this;
     const target =
       messageId === undefined
@@ -200,6 +217,13 @@ function userMessage(conversationId: string, parentId: string | null, text: stri
 }
 
 /** An empty reply that starts streaming under `parentId`. */
-function replyTo(conversationId: string, parentId: string, model: string): NewMessage {
-  return { conversationId, parentId, role: 'assistant', text: '', status: 'streaming', model };
+function replyTo(conversationId: string, parentId: string, model: string | undefined): NewMessage {
+  return {
+    conversationId,
+    parentId,
+    role: 'assistant',
+    text: '',
+    status: 'streaming',
+    ...(model === undefined ? {} : { model }),
+  };
 }

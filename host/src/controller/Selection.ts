@@ -86,7 +86,7 @@ export class Selection {
   }
 
   /** Creates (but does not select) a conversation. */
-  createConversation(projectId: string, title: string): ConversationRow {
+  createConversation(projectId: string, title: string, agentId?: string): ConversationRow {
     const row: ConversationRow = {
       id: newId(),
       project_id: projectId,
@@ -94,6 +94,7 @@ export class Selection {
       created_at: Date.now(),
       current_leaf_id: null,
       model_id: this.modelId,
+      ...(agentId === undefined ? {} : { agent_id: agentId }),
     };
     this.store.insertConversation(row);
     return row;

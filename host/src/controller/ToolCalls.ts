@@ -84,8 +84,11 @@ export class ToolCalls {
       return this.execute(conversationId, call, null, tool, args, settings);
     }
     const approvalId = newId();
+    // What the call would change, so every approval can show it (read before it is allowed).
+    const diffs = tool.diffs?.(args, this.selection.workspaceOf(conversationId)) ?? [];
     this.store.transaction(() => {
       this.store.insertApproval({
+        details: diffs.length === 0 ? null : JSON.stringify({ diffs }),
         id: approvalId,
         conversation_id: conversationId,
         message_id: messageId,

@@ -23,6 +23,23 @@ async function callTool(controller: ChatController, command: string) {
 }
 
 describe('tool calls and approvals', () => {
+  it("shows what the host's own write tools would change: a diff on their approval", async () => {
+    const { controller, workspace } = start();
+    fs.writeFileSync(path.join(workspace, 'b.txt'), 'one\ntwo\n');
+    await callTool(controller, '/tool write_file {"path":"a.txt","content":"new text"}');
+    const written = controller.readState().approvals[0];
+    const real = fs.realpathSync(workspace);
+    expect(written?.diffs).toEqual([{ path: path.join(real, 'a.txt'), oldText: null, newText: 'new text' }]);
+    await onMain(controller, () => controller.approvals.approve(written!.id, 'deny'));
+    await waitForIdle(controller);
+    await callTool(controller, '/tool patch_file {"path":"b.txt","find":"two","replace":"2"}');
+    const patched = controller.readState().approvals[0];
+    expect(patched?.diffs).toEqual([
+      { path: path.join(real, 'b.txt'), oldText: 'one\ntwo\n', newText: 'one\n2\n' },
+    ]);
+    expect(patched?.options).toBeUndefined();
+  });
+
   it('waits for approval, then writes the file inside the workspace when allowed', async () => {
     const { controller, workspace } = start();
     const sent = await callTool(controller, '/tool write_file {"path":"notes/a.txt","content":"hi there"}');

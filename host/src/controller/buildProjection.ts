@@ -23,6 +23,8 @@ export interface ProjectionSources {
   /** The MCP servers' status; absent when the host has none configured. */
   readonly servers?: readonly ToolServerView[];
   readonly settings: Settings;
+  /** The agents and the current conversation's agent session. */
+  readonly agents: NonNullable<Projection['agents']>;
 }
 
 /**
@@ -50,6 +52,7 @@ export function buildProjection(sources: ProjectionSources): Projection {
     },
     approvals,
     settings: sources.settings,
+    agents: sources.agents,
   };
 }
 

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { McpServer } from '@agentclientprotocol/sdk';
 import { HostStore } from '../db/HostStore';
 import { openDatabase } from '../db/openDatabase';
 import { MainExecutor } from '../executor/MainExecutor';
 import type { ModelProvider } from '../models/ModelProvider';
 import { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
+import type { AgentDirectory } from './AgentDirectory';
 import { ChatController } from './ChatController';
 import type { Tool } from './tools/Tool';
 import type { ToolSource } from './tools/ToolSource';
@@ -25,6 +27,10 @@ export interface OpenChatControllerOptions {
   readonly tools?: readonly Tool[];
   /** Tools that come and go beside them (MCP servers'). */
   readonly toolSource?: ToolSource;
+  /** The ACP agents a conversation may be backed by, beside the built-in loop. */
+  readonly agents?: AgentDirectory;
+  /** The host's MCP servers as ACP passes them to `session/new`. @default [] */
+  readonly agentMcpServers?: readonly McpServer[];
 }
 
 /**
@@ -56,6 +62,8 @@ export function openChatController(options: OpenChatControllerOptions): ChatCont
       ...(options.providers === undefined ? {} : { providers: options.providers }),
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...(options.toolSource === undefined ? {} : { toolSource: options.toolSource }),
+      ...(options.agents === undefined ? {} : { agents: options.agents }),
+      ...(options.agentMcpServers === undefined ? {} : { agentMcpServers: options.agentMcpServers }),
     });
   } catch (error) {
     store.close();

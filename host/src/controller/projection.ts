@@ -8,6 +8,7 @@ import type {
   Tool as ToolView,
   Workspace,
 } from '@webbridge/contract';
+import { BUILTIN_AGENT } from '@webbridge/contract';
 import type { ApprovalRow, ConversationRow, ProjectRow } from '../db/HostStore';
 import { isToolEnabled, type Tool } from './tools/Tool';
 
@@ -16,7 +17,14 @@ const UNTITLED = 'New conversation';
 
 /** A conversation row as a line of the conversation list. */
 export function toSummary(row: ConversationRow): ConversationSummary {
-  return { id: row.id, title: row.title || UNTITLED, projectId: row.project_id, createdAt: row.created_at };
+  return {
+    id: row.id,
+    title: row.title || UNTITLED,
+    projectId: row.project_id,
+    createdAt: row.created_at,
+    agentId: row.agent_id ?? BUILTIN_AGENT,
+    ...(row.agent_unavailable == null ? {} : { unavailable: row.agent_unavailable }),
+  };
 }
 
 /** A folder as the projection shows it: its `file:` URI and its base name. */
@@ -36,7 +44,7 @@ export function toProject(row: ProjectRow): Project {
 
 /** A pending approval row as the projection shows it. */
 export function toApproval(row: ApprovalRow): Approval {
-  return {
+  const approval: Approval = {
     id: row.id,
     tool: row.tool,
     summary: row.summary,
@@ -45,6 +53,12 @@ export function toApproval(row: ApprovalRow): Approval {
     messageId: row.message_id,
     createdAt: row.created_at,
   };
+  // Written by the host only (AgentTurns, ToolCalls): `{ options?, diffs? }` of the contract's shapes.
+  if (row.details == null) return approval;
+  const details = JSON.parse(row.details) as Pick<Approval, 'options' | 'diffs'>;
+  if (details.options !== undefined) approval.options = details.options;
+  if (details.diffs !== undefined) approval.diffs = details.diffs;
+  return approval;
 }
 
 /** A tool as the projection lists it under the given settings. */

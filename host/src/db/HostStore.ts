@@ -29,6 +29,12 @@ export interface ConversationRow {
   readonly created_at: number;
   readonly current_leaf_id: string | null;
   readonly model_id: string | null;
+  /** The ACP agent behind it; null (or absent on insert) for the built-in loop. */
+  readonly agent_id?: string | null;
+  /** Its ACP session, once created. */
+  readonly agent_session_id?: string | null;
+  /** Why its agent session cannot continue, once known. */
+  readonly agent_unavailable?: string | null;
 }
 
 /** A row of `attachments`. `message_id` is null while the attachment waits for the next send. */
@@ -60,6 +66,8 @@ export interface ApprovalRow {
   /** The device's id when a device answered it. */
   readonly decided_device?: string | null;
   readonly decided_at?: number | null;
+  /** JSON `{ options?, diffs? }`: an ACP agent's answers, and what the call would change. */
+  readonly details?: string | null;
 }
 
 /** Who answered an approval, as {@link HostStore.decideApproval} records it. */
@@ -174,7 +182,27 @@ export class HostStore {
   }
   insertConversation(row: ConversationRow): void {
     this.group.beforeWrite();
-    this.s.insertConversation.run(row);
+    this.s.insertConversation.run({
+      agent_id: null,
+      agent_session_id: null,
+      agent_unavailable: null,
+      ...row,
+    });
+  }
+  /** Records a conversation's ACP session (a new one, or one that replaced it). */
+  setAgentSession(id: string, sessionId: string): void {
+    this.group.beforeWrite();
+    this.s.setAgentSession.run(sessionId, id);
+  }
+  /** Records why a conversation's agent session cannot continue; null when it can again. */
+  setAgentUnavailable(id: string, reason: string | null): void {
+    this.group.beforeWrite();
+    this.s.setAgentUnavailable.run(reason, id);
+  }
+  /** The conversation an agent's session is open in, if any. */
+  conversationOfSession(agentId: string, sessionId: string): ConversationRow | undefined {
+    this.group.beforeRead();
+    return this.s.conversationOfSession.get(agentId, sessionId) as ConversationRow | undefined;
   }
   setConversationTitle(id: string, title: string): void {
     this.group.beforeWrite();
@@ -234,7 +262,15 @@ export class HostStore {
   }
   insertApproval(row: ApprovalRow): void {
     this.group.beforeWrite();
-    this.s.insertApproval.run(row);
+    this.s.insertApproval.run({ details: null, ...row });
+  }
+  /**
+   * Cancels the pending approvals of ACP agents: their question died with the process that
+   * asked it (a restart). Returns how many.
+   */
+  cancelAgentApprovals(): number {
+    this.group.beforeWrite();
+    return this.s.cancelAgentApprovals.run().changes;
   }
   setApprovalStatus(id: string, status: ApprovalRow['status']): void {
     this.group.beforeWrite();
@@ -320,8 +356,19 @@ function prepare(db: Database) {
       'SELECT * FROM conversations WHERE project_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1',
     ),
     insertConversation: db.prepare(
-      `INSERT INTO conversations (id, project_id, title, created_at, current_leaf_id, model_id)
-       VALUES (@id, @project_id, @title, @created_at, @current_leaf_id, @model_id)`,
+      `INSERT INTO conversations (id, project_id, title, created_at, current_leaf_id, model_id,
+         agent_id, agent_session_id, agent_unavailable)
+       VALUES (@id, @project_id, @title, @created_at, @current_leaf_id, @model_id,
+         @agent_id, @agent_session_id, @agent_unavailable)`,
+    ),
+    setAgentSession: db.prepare('UPDATE conversations SET agent_session_id = ? WHERE id = ?'),
+    setAgentUnavailable: db.prepare('UPDATE conversations SET agent_unavailable = ? WHERE id = ?'),
+    conversationOfSession: db.prepare(
+      'SELECT * FROM conversations WHERE agent_id = ? AND agent_session_id = ? ORDER BY created_at DESC LIMIT 1',
+    ),
+    cancelAgentApprovals: db.prepare(
+      `UPDATE approvals SET status = 'cancelled' WHERE status = 'pending' AND conversation_id IN
+         (SELECT id FROM conversations WHERE agent_id IS NOT NULL)`,
     ),
     setConversationTitle: db.prepare('UPDATE conversations SET title = ? WHERE id = ?'),
     setConversationLeaf: db.prepare('UPDATE conversations SET current_leaf_id = ? WHERE id = ?'),
@@ -348,8 +395,8 @@ function prepare(db: Database) {
     ),
     approval: db.prepare('SELECT * FROM approvals WHERE id = ?'),
     insertApproval: db.prepare(
-      `INSERT INTO approvals (id, conversation_id, message_id, tool, args, summary, status, created_at)
-       VALUES (@id, @conversation_id, @message_id, @tool, @args, @summary, @status, @created_at)`,
+      `INSERT INTO approvals (id, conversation_id, message_id, tool, args, summary, status, created_at, details)
+       VALUES (@id, @conversation_id, @message_id, @tool, @args, @summary, @status, @created_at, @details)`,
     ),
     setApprovalStatus: db.prepare('UPDATE approvals SET status = ? WHERE id = ?'),
     decideApproval: db.prepare(

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { GroupCommit } from './GroupCommit';
-import type { MessageChange, StoredMessage } from './StoredMessage';
+import { AGENT_FIELDS, type AgentFields, type MessageChange, type StoredMessage } from './StoredMessage';
 
 /** A row of `messages` as SQLite holds it. Nothing outside this file sees it. */
 interface MessageRow {
@@ -17,6 +17,8 @@ interface MessageRow {
   readonly tool_args: string | null;
   readonly approval_id: string | null;
   readonly sibling_order: number;
+  /** JSON of the message's {@link AgentFields}; null when it has none (every built-in message). */
+  readonly agent: string | null;
 }
 
 /**
@@ -65,6 +67,7 @@ export class MessageTable {
       error: message.error ?? null,
       ...toolColumns(message.tool),
       sibling_order: max === null ? 0 : max + 1,
+      agent: agentColumn(message),
     } satisfies MessageRow);
   }
 
@@ -81,6 +84,7 @@ export class MessageTable {
     if (change.status !== undefined) columns.status = change.status;
     if (change.error !== undefined) columns.error = change.error;
     if (change.tool !== undefined) Object.assign(columns, toolColumns(change.tool));
+    if (change.agent !== undefined) columns.agent = agentColumn(change.agent);
     const keys = Object.keys(columns);
     if (keys.length === 0) return;
     this.group.beforeWrite();
@@ -111,6 +115,12 @@ function toolColumns(tool: StoredMessage['tool']) {
   };
 }
 
+function agentColumn(message: AgentFields): string | null {
+  const fields: Record<string, unknown> = {};
+  for (const key of AGENT_FIELDS) if (message[key] !== undefined) fields[key] = message[key];
+  return Object.keys(fields).length === 0 ? null : JSON.stringify(fields);
+}
+
 function fromRow(row: MessageRow): StoredMessage {
   const message: { -readonly [K in keyof StoredMessage]: StoredMessage[K] } = {
     id: row.id,
@@ -129,6 +139,8 @@ function fromRow(row: MessageRow): StoredMessage {
     message.tool = { name: row.tool_name, args: row.tool_args ?? '{}' };
     if (row.approval_id !== null) message.tool.approvalId = row.approval_id;
   }
+  // Written only by agentColumn, so it holds AgentFields.
+  if (row.agent !== null) Object.assign(message, JSON.parse(row.agent) as AgentFields);
   return message;
 }
 
@@ -138,9 +150,9 @@ function prepare(db: Database) {
     message: db.prepare('SELECT * FROM messages WHERE id = ?'),
     insert: db.prepare(
       `INSERT INTO messages (id, conversation_id, parent_id, role, text, status, created_at, model, error,
-         tool_name, tool_args, approval_id, sibling_order)
+         tool_name, tool_args, approval_id, sibling_order, agent)
        VALUES (@id, @conversation_id, @parent_id, @role, @text, @status, @created_at, @model, @error,
-         @tool_name, @tool_args, @approval_id, @sibling_order)`,
+         @tool_name, @tool_args, @approval_id, @sibling_order, @agent)`,
     ),
     maxSiblingOrder: db.prepare(
       'SELECT MAX(sibling_order) AS max FROM messages WHERE conversation_id = ? AND parent_id IS ?',

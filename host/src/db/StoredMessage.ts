@@ -13,6 +13,16 @@ export type StoredMessage = Omit<HostMessage, 'attachments' | 'sibling'> & {
 /** A message about to be stored: the host gives it its id, its time and its sibling order. */
 export type NewMessage = Omit<StoredMessage, 'id' | 'createdAt'>;
 
+/** The fields an ACP agent's messages carry, stored together (one JSON column). */
+export type AgentFields = Pick<HostMessage, 'thought' | 'agentTool' | 'stopReason'>;
+
+/** The keys of {@link AgentFields}, in the order the wire shows them. */
+export const AGENT_FIELDS = [
+  'thought',
+  'agentTool',
+  'stopReason',
+] as const satisfies readonly (keyof AgentFields)[];
+
 /**
  * The fields of a stored message that change after it is created. `null` removes an optional
  * field (an error cleared when a reply is continued).
@@ -22,6 +32,8 @@ export interface MessageChange {
   readonly status?: MessageStatus;
   readonly error?: string | null;
   readonly tool?: ToolCall;
+  /** Replaces all of the message's ACP fields (absent ones are removed). */
+  readonly agent?: AgentFields;
 }
 
 /** Applies a change to a message, as `MessageTable.change` does to its row. */
@@ -32,5 +44,9 @@ export function applyChange(message: StoredMessage, change: MessageChange): Stor
   if (change.error === null) delete next.error;
   else if (change.error !== undefined) next.error = change.error;
   if (change.tool !== undefined) next.tool = change.tool;
+  if (change.agent !== undefined) {
+    for (const key of AGENT_FIELDS) delete next[key];
+    Object.assign(next, change.agent);
+  }
   return next;
 }

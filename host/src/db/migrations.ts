@@ -95,6 +95,16 @@ export const MIGRATIONS: readonly string[] = [
     created_at INTEGER NOT NULL
   );
   `,
+  // Conversations backed by an ACP agent: the agent, its session, and why it cannot continue.
+  // A message's and an approval's ACP fields (thought, tool call, stop reason; options, diffs)
+  // are JSON, read and written only through MessageTable and HostStore.
+  `
+  ALTER TABLE conversations ADD COLUMN agent_id TEXT;
+  ALTER TABLE conversations ADD COLUMN agent_session_id TEXT;
+  ALTER TABLE conversations ADD COLUMN agent_unavailable TEXT;
+  ALTER TABLE messages ADD COLUMN agent TEXT;
+  ALTER TABLE approvals ADD COLUMN details TEXT;
+  `,
 ];
 
 /**

@@ -61,7 +61,8 @@ describe('openDatabase', () => {
     const db = openDatabase(tempDir());
     db.exec(`
       INSERT INTO projects VALUES ('p', 'P', '/w', 1);
-      INSERT INTO conversations VALUES ('c', 'p', '', 1, NULL, NULL);
+      INSERT INTO conversations (id, project_id, title, created_at, current_leaf_id, model_id)
+        VALUES ('c', 'p', '', 1, NULL, NULL);
       INSERT INTO messages (id, conversation_id, parent_id, role, text, status, created_at)
         VALUES ('m1', 'c', NULL, 'user', 'hi', 'complete', 1), ('m2', 'c', 'm1', 'assistant', '', 'waiting', 2);
       INSERT INTO attachments VALUES ('a', 'c', 'm1', 'n', 't', 1, '/x', 1);

@@ -119,13 +119,15 @@ export class ActionDispatcher {
   }
 
   private runChecked(action: Action, origin: ActionOrigin): Promise<Outcome> {
-    return this.host.runOnMain((): Outcome => {
-      try {
-        return this.apply(action, origin);
-      } catch (error) {
-        return { ok: false, error };
-      }
-    });
+    return this.host
+      .runOnMain((): Outcome => {
+        try {
+          return this.apply(action, origin);
+        } catch (error) {
+          return { ok: false, error };
+        }
+      })
+      .then(settleDeferred);
   }
 
   /** Runs on the main executor: check, then apply. Must not await. */
@@ -160,6 +162,21 @@ export class ActionDispatcher {
         return { ok: true, value: respond(this.host.actions, action, origin) };
     }
   }
+}
+
+/**
+ * A deferred action's handler answered with a promise (DeferredActionName): its outcome is that
+ * promise's, awaited here, off the executor. Every other outcome passes as it is.
+ */
+function settleDeferred(outcome: Outcome): Outcome | Promise<Outcome> {
+  if (!outcome.ok) return outcome;
+  const { value } = outcome;
+  const result: unknown = value.result;
+  if (!(result instanceof Promise)) return outcome;
+  return result.then(
+    (settled): Outcome => ({ ok: true, value: { ...value, result: settled } as ActionResponse }),
+    (error: unknown): Outcome => ({ ok: false, error }),
+  );
 }
 
 /** Calls the host's handler for an action and wraps its result. */

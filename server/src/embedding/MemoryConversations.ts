@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ConversationSummary, HostAttachment, HostMessage, Model } from '@webbridge/contract';
-import { ProtocolError } from '@webbridge/contract';
+import { BUILTIN_AGENT, ProtocolError } from '@webbridge/contract';
 import type { CompletedUpload, HostActionHandlers } from '../HostAdapter';
 import { AttachmentFiles } from './AttachmentFiles';
 import { createProjectionStore, type ProjectionStore } from './createProjectionStore';
@@ -85,8 +85,10 @@ export class MemoryConversations {
     this.store = createProjectionStore(emptyProjection({ conversation: first, model }));
     const state = this.store.readState;
     this.actions = {
-      newConversation: ({ projectId = state().projectId, title }) => {
+      newConversation: ({ projectId = state().projectId, title, agentId }) => {
         if (projectId !== state().projectId) return notFound('project');
+        // Such an app answers itself: there is no other agent to back a conversation.
+        if (agentId !== undefined && agentId !== BUILTIN_AGENT) return notFound('agent');
         const summary = this.create(title);
         return this.show(summary.id, [...state().conversations.list, summary]);
       },

@@ -16,7 +16,11 @@ export type ChatOnlyActionName =
   | 'pushStatus'
   | 'subscribePush'
   | 'unsubscribePush'
-  | 'reportPresence';
+  | 'reportPresence'
+  | 'agentMode'
+  | 'agentOption'
+  | 'agentSessions'
+  | 'openAgentSession';
 
 const refuse = (detail: string) => (): never => {
   throw new ProtocolError('not_applicable', detail);
@@ -36,7 +40,9 @@ const notFound = (what: string): never => {
  * - `approve` is `not_found`: there is never an approval pending;
  * - `workspace`, `continue`, `branch`, `editMessage` and `regenerate` are `not_applicable` (422);
  * - push: `pushStatus`, `subscribePush` and `unsubscribePush` are `not_applicable` (such an app
- *   sends no push), `reportPresence` is taken and changes nothing.
+ *   sends no push), `reportPresence` is taken and changes nothing;
+ * - agents: `agentMode`, `agentOption`, `agentSessions` and `openAgentSession` are
+ *   `not_applicable` (such an app answers itself and runs no ACP agent).
  *
  * Spread them into the adapter's `actions` before the app's own handlers; a handler written
  * after the spread replaces the default. Like every handler they run inside `runOnMain`.
@@ -72,5 +78,9 @@ export function chatOnlyActions(store: ProjectionStore): Pick<HostActionHandlers
     subscribePush: refuse('This app sends no push notifications.'),
     unsubscribePush: refuse('This app sends no push notifications.'),
     reportPresence: ({ visible }) => ({ visible }),
+    agentMode: refuse('This app runs no agents with modes.'),
+    agentOption: refuse('This app runs no agents with settings.'),
+    agentSessions: refuse('This app runs no agents.'),
+    openAgentSession: refuse('This app runs no agents.'),
   };
 }

@@ -1,4 +1,4 @@
-import type { Settings } from '@webbridge/contract';
+import type { FileDiff, Settings } from '@webbridge/contract';
 import { ToolError } from './ToolError';
 
 /** Arguments of a tool call, parsed from the model's JSON. */
@@ -45,6 +45,11 @@ export interface Tool<R extends ToolResult = ToolResult> {
    */
   enabled?(settings: Settings): boolean;
   /** One line a person can judge the call by. Never throws. */
+  /**
+   * What a call would change, file by file, for its approval to show (undefined or empty when
+   * it is not known). Reads only; never throws.
+   */
+  diffs?(args: ToolArgs, workspace: string): FileDiff[];
   summarize(args: ToolArgs): string;
   /**
    * Carries out the call and returns the result text (and files, if any): at once for quick

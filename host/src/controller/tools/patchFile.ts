@@ -3,6 +3,7 @@ import { resolveInWorkspace } from './resolveInWorkspace';
 import { preview, stringArg, type Tool, type ToolArgs } from './Tool';
 import { ToolError } from './ToolError';
 import { writeAtomically } from './writeAtomically';
+import { currentText } from './writeFile';
 
 /** Largest file patched; a patch reads the whole file into memory. */
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -51,6 +52,22 @@ export const patchFile: Tool = {
     const edits = Array.isArray(args.edits) ? args.edits : undefined;
     if (edits) return `Patch ${preview(args.path)} (${edits.length} edit${edits.length === 1 ? '' : 's'})`;
     return `Patch ${preview(args.path)}: ${preview(args.find, 40)} → ${preview(args.replace, 40)}`;
+  },
+  diffs(args, workspace) {
+    try {
+      const file = resolveInWorkspace(workspace, stringArg(args, 'path'));
+      const text = currentText(file);
+      if (text === null) return [];
+      let next = text;
+      for (const edit of editsOf(args)) {
+        const at = next.indexOf(edit.find);
+        if (at < 0) return [];
+        next = next.slice(0, at) + edit.replace + next.slice(at + edit.find.length);
+      }
+      return [{ path: file, oldText: text, newText: next }];
+    } catch {
+      return [];
+    }
   },
   run(args, { workspace }) {
     const requested = stringArg(args, 'path');

@@ -22,6 +22,14 @@ export const writeFile: Tool = {
     const size = typeof args.content === 'string' ? Buffer.byteLength(args.content) : 0;
     return `Write ${size} bytes to ${preview(args.path)}`;
   },
+  diffs(args, workspace) {
+    try {
+      const file = resolveInWorkspace(workspace, stringArg(args, 'path'));
+      return [{ path: file, oldText: currentText(file), newText: stringArg(args, 'content') }];
+    } catch {
+      return [];
+    }
+  },
   run(args, { workspace }) {
     const content = stringArg(args, 'content');
     const file = resolveInWorkspace(workspace, stringArg(args, 'path'));
@@ -46,3 +54,18 @@ export const writeFile: Tool = {
     return `Wrote ${Buffer.byteLength(content)} bytes to ${stringArg(args, 'path')}.`;
   },
 };
+
+/** Largest file whose text an approval shows as the diff's old side. */
+const MAX_DIFF_BYTES = 1024 * 1024;
+
+/** A file's text before a change: null when it does not exist; throws when it is too large to show. */
+export function currentText(file: string): string | null {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return null;
+  }
+  if (!stat.isFile() || stat.size > MAX_DIFF_BYTES) throw new ToolError('The file is too large to show.');
+  return fs.readFileSync(file, 'utf8');
+}

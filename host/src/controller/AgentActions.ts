@@ -1,0 +1,58 @@
+import type { ActionResultOf } from '@webbridge/contract';
+import type { AgentSessions } from './AgentSessions';
+import type { ControllerCore } from './ControllerCore';
+import { notApplicable } from './errors';
+
+/**
+ * The actions on agents: the sessions an agent lists and opening one (desk to phone), and the
+ * current conversation's agent session's mode and settings. Each checks on the executor and
+ * answers with a promise (they wait on the agent: `DeferredActionName` in the server), which
+ * rejects with a `ProtocolError` or the agent's readable `AgentError`.
+ */
+export class AgentActions {
+  private readonly core: ControllerCore;
+  private readonly sessions: AgentSessions;
+
+  constructor(core: ControllerCore) {
+    this.core = core;
+    this.sessions = core.agentSessions;
+  }
+
+  /** The sessions an agent lists, each with the conversation it is open in, if any. */
+  listSessions(agentId: string): Promise<ActionResultOf<'agentSessions'>> {
+    return this.sessions.listSessions(agentId).then((sessions) => ({ sessions }));
+  }
+
+  /** Opens a listed session as the current conversation (its history imported) or selects it. */
+  openSession(
+    agentId: string,
+    sessionId: string,
+    projectId?: string,
+  ): Promise<ActionResultOf<'openAgentSession'>> {
+    return this.sessions
+      .openListed(agentId, sessionId, projectId)
+      .then((conversationId) => ({ conversationId }));
+  }
+
+  /** Switches the current conversation's agent session to a mode. */
+  setMode(modeId: string): Promise<ActionResultOf<'agentMode'>> {
+    const conversationId = this.agentConversation();
+    return this.sessions.setMode(conversationId, modeId).then(() => ({ modeId }));
+  }
+
+  /** Sets one of the current conversation's agent session settings. */
+  setOption(optionId: string, value: string | boolean): Promise<ActionResultOf<'agentOption'>> {
+    const conversationId = this.agentConversation();
+    return this.sessions
+      .setOption(conversationId, optionId, value)
+      .then((configOptions) => ({ configOptions }));
+  }
+
+  private agentConversation(): string {
+    const { conversationId } = this.core.selection;
+    if (this.core.store.conversation(conversationId)?.agent_id == null) {
+      throw notApplicable('This conversation is not backed by an ACP agent.');
+    }
+    return conversationId;
+  }
+}

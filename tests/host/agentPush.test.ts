@@ -1,0 +1,123 @@
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Action, type PushPayload, pushPayloadSchema } from '@webbridge/contract';
+import type { ActionOrigin } from '@webbridge/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeAgentCommand } from '../support/acp/fakeAgentCommand';
+import { edit, say, turn } from '../support/acp/fakeSteps';
+import { act, getState, guardOf, waitFor } from '../support/api';
+import {
+  type LocalPushService,
+  type LocalSubscription,
+  startLocalPushService,
+} from '../support/localPushService';
+import { startTestHost, type TestHost } from '../support/testHost';
+
+/**
+ * An ACP agent's permission request is an approval like any other: pushed to every subscribed
+ * device with Allow/Deny, the notification's Allow picks the agent's allow-once option, and
+ * the answer names the device it came from.
+ */
+
+const pixel: ActionOrigin = { device: { id: 'dev-pixel', name: 'Pixel 7' } };
+const ipad: ActionOrigin = { device: { id: 'dev-ipad', name: 'iPad' } };
+
+let h: TestHost;
+let service: LocalPushService;
+let file: string;
+let logFile: string;
+
+beforeAll(async () => {
+  service = await startLocalPushService();
+  const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-agent-push-'));
+  mkdirSync(join(dataDir, 'workspace'), { recursive: true });
+  file = join(realpathSync(join(dataDir, 'workspace')), 'plan.md');
+  logFile = join(dataDir, 'fake-agent.log');
+  const command = fakeAgentCommand({
+    logFile,
+    turns: [turn(...edit({ path: file, newText: 'the plan\n' }), say('Planned.'))],
+  });
+  h = await startTestHost({
+    dataDir,
+    push: { endpointPolicy: { unsafeAllowLoopbackForTests: true }, retryDelaysMs: [20, 40], timeoutMs: 2000 },
+    agents: { entries: [{ name: 'fake', ...command, env: {}, cwd: undefined, signIn: undefined }] },
+  });
+});
+afterAll(async () => {
+  await h?.close(true);
+  await service?.close();
+});
+
+async function asDevice(origin: ActionOrigin, action: Action) {
+  const adapter = h.host.adapter;
+  await adapter.checkAction?.(action, origin);
+  const handlers = adapter.actions as unknown as Record<string, (a: Action, o: ActionOrigin) => unknown>;
+  return adapter.runOnMain(() => handlers[action.action]!(action, origin));
+}
+
+async function pushed(subscription: LocalSubscription, count: number): Promise<PushPayload[]> {
+  const raw = await waitFor(async () => {
+    const messages = await service.messages(subscription);
+    return messages.length >= count ? messages : undefined;
+  });
+  return raw.map((text) => pushPayloadSchema.parse(JSON.parse(text)));
+}
+
+describe("an ACP agent's permission request over Web Push", () => {
+  it('is pushed to every device; Allow in the notification picks allow once and names the device', async () => {
+    const phone = await service.subscribe(h.host.push!.vapid.publicKey);
+    const tablet = await service.subscribe(h.host.push!.vapid.publicKey);
+    for (const [origin, subscription] of [
+      [pixel, phone],
+      [ipad, tablet],
+    ] as const) {
+      await asDevice(origin, {
+        action: 'subscribePush',
+        subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
+        choices: { approvals: true, replies: false },
+      });
+    }
+    await act(h, { action: 'newConversation', agentId: 'fake' });
+    await act(h, { action: 'send', text: 'plan it', ...guardOf(await getState(h)) });
+    const [toPhone] = await pushed(phone, 1);
+    const [toTablet] = await pushed(tablet, 1);
+    if (toPhone?.kind !== 'approval' || toTablet?.kind !== 'approval') throw new Error('not approvals');
+    expect(toPhone.approvalId).toBe(toTablet.approvalId);
+
+    const allowed = await fetch(`${h.url}/api/push/decide`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: toPhone.token, decision: 'allow' }),
+    });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.json()).toEqual({
+      approvalId: toPhone.approvalId,
+      decision: 'allow',
+      optionId: 'allow-once',
+    });
+    const done = await waitFor(async () => {
+      const s = await getState(h);
+      return s.conversations.messages.at(-1)?.stopReason === 'end_turn' ? s : undefined;
+    });
+    expect(readFileSync(file, 'utf8')).toBe('the plan\n');
+    expect(done.conversations.messages.find((m) => m.role === 'tool')?.tool?.decided).toMatchObject({
+      decision: 'allow',
+      by: { kind: 'device', name: 'Pixel 7' },
+    });
+    const events = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; outcome?: unknown });
+    expect(events.find((e) => e.type === 'permission')?.outcome).toEqual({
+      outcome: 'selected',
+      optionId: 'allow-once',
+    });
+    // The other device's notification is replaced by what happened and where.
+    const [, replaced] = await pushed(tablet, 2);
+    expect(replaced).toMatchObject({
+      kind: 'answered',
+      decided: { decision: 'allow', by: { name: 'Pixel 7' } },
+    });
+  });
+});

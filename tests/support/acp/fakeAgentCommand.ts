@@ -1,0 +1,29 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FakeAgentScript } from './fakeAgentScript';
+
+/** A command that starts an agent: what `--agent NAME=COMMAND` and a spawn take. */
+export interface AgentCommand {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
+/**
+ * The command that runs the fake agent as a child process with this script: this Node, tsx's
+ * loader by absolute URL (so any cwd works) and fakeAgentChild.ts with the script as JSON.
+ *
+ * @example
+ * const { command, args } = fakeAgentCommand({ turns: [turn(say('Hello'))] });
+ * spawn(command, args, { cwd: project });
+ */
+export function fakeAgentCommand(script: FakeAgentScript = {}): AgentCommand {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const child = fileURLToPath(new URL('./fakeAgentChild.ts', import.meta.url));
+  return { command: process.execPath, args: ['--import', tsx, child, JSON.stringify(script)] };
+}
+
+/** The same command as one shell-style line (for `--agent NAME=COMMAND`), each part quoted. */
+export function fakeAgentCommandLine(script: FakeAgentScript = {}): string {
+  const { command, args } = fakeAgentCommand(script);
+  return [command, ...args].map((part) => `'${part.replaceAll("'", `'\\''`)}'`).join(' ');
+}
