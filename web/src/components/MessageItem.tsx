@@ -4,6 +4,7 @@ import { useI18n, useT } from '../i18n/I18nContext';
 import { pure } from '../render/pure';
 import { useSession } from '../state/SessionContext';
 import type { Approval, Message } from '../state/types';
+import { AgentToolCard } from './AgentToolCard';
 import { ApprovalCard } from './ApprovalCard';
 import { AttachmentView } from './AttachmentView';
 import { CopyButton } from './CopyButton';
@@ -13,6 +14,9 @@ import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
 import { PlainReply } from './PlainReply';
 import { RenderBoundary } from './RenderBoundary';
+import { StopReasonLine } from './StopReasonLine';
+import '../agentMessages.css';
+import { ThoughtView } from './ThoughtView';
 
 /** Props of {@link MessageItem}. */
 export interface MessageItemProps {
@@ -61,7 +65,13 @@ export const MessageItem = pure(function MessageItem({
   const { t, format } = useI18n();
   const [editing, setEditing] = useState(false);
   // A reply that called a tool and is still streaming is waiting for the tool to finish.
-  const statusKey = message.status === 'streaming' && message.tool ? 'statusRunning' : STATUS[message.status];
+  // An agent's tool call card and its thinking say their own state.
+  const statusKey =
+    message.agentTool || message.thought
+      ? null
+      : message.status === 'streaming' && message.tool
+        ? 'statusRunning'
+        : STATUS[message.status];
   const status = statusKey && t(statusKey);
   const waitingOn = message.status === 'waiting' ? approvals.filter((a) => a.messageId === message.id) : [];
 
@@ -102,7 +112,13 @@ export const MessageItem = pure(function MessageItem({
       ) : (
         // A message that cannot be drawn shows as written; the rest of the page carries on.
         <RenderBoundary fallback={<PlainReply text={message.text} reason="broken" />}>
-          <MessageBody message={message} />
+          {message.agentTool ? (
+            <AgentToolCard call={message.agentTool} output={message.text} />
+          ) : message.thought ? (
+            <ThoughtView text={message.text} streaming={message.status === 'streaming'} />
+          ) : (
+            <MessageBody message={message} />
+          )}
         </RenderBoundary>
       )}
       {message.tool && (
@@ -125,6 +141,9 @@ export const MessageItem = pure(function MessageItem({
         <p class="message-error" role="alert">
           {message.error}
         </p>
+      )}
+      {message.stopReason && message.stopReason !== 'end_turn' && (
+        <StopReasonLine reason={message.stopReason} />
       )}
       {message.tool?.decided && <DecisionLine decided={message.tool.decided} />}
       {waitingOn.map((approval) => (

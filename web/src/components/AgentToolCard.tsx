@@ -1,0 +1,126 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { MessageKey } from '../i18n/catalogue';
+import { useT } from '../i18n/I18nContext';
+import type { AgentToolCall } from '../state/agentMessageTypes';
+import { DiffView } from './DiffView';
+import { ToolKindIcon } from './ToolKindIcon';
+
+/** Props of {@link AgentToolCard}. */
+export interface AgentToolCardProps {
+  readonly call: AgentToolCall;
+  /** The call's text output (a terminal's output streams here). */
+  readonly output: string;
+}
+
+const STATUS: { readonly [S in AgentToolCall['status']]: MessageKey } = {
+  pending: 'toolStatusPending',
+  in_progress: 'toolStatusRunning',
+  completed: 'toolStatusDone',
+  failed: 'toolStatusFailed',
+};
+
+/** How near the end (px) a terminal block still counts as following it. */
+const FOLLOW_SLACK = 24;
+
+/**
+ * An ACP agent's tool call as a compact card: what kind of thing it does, its title and status,
+ * the files it works on (a tap opens that file's diff), its diffs, and its terminal output in a
+ * scrolling block that follows the end while the call runs, unless the person scrolled up.
+ */
+export function AgentToolCard({ call, output }: AgentToolCardProps) {
+  const t = useT();
+  const card = useRef<HTMLElement>(null);
+  const diffs = call.content.flatMap((item) => (item.type === 'diff' ? [item] : []));
+  const terminal = call.content.some((item) => item.type === 'terminal');
+  const running = call.status === 'pending' || call.status === 'in_progress';
+  const openDiff = (path: string) => {
+    const target = [...(card.current?.querySelectorAll<HTMLElement>('[data-diff-path]') ?? [])].find(
+      (element) => element.dataset.diffPath === path,
+    );
+    const details = target?.closest('details');
+    if (details) details.open = true;
+    target?.scrollIntoView({ block: 'nearest' });
+    target?.focus();
+  };
+  return (
+    <section
+      ref={card}
+      class={`agent-tool agent-tool-${call.status}`}
+      aria-label={t('toolCardLabel', { title: call.title, status: t(STATUS[call.status]) })}
+      data-tool-call-id={call.id}
+    >
+      <div class="agent-tool-head">
+        <ToolKindIcon kind={call.kind} />
+        <span class="agent-tool-title">{call.title}</span>
+        <span class={`agent-tool-status agent-tool-status-${call.status}`}>{t(STATUS[call.status])}</span>
+      </div>
+      {call.locations.length > 0 && (
+        <ul class="agent-tool-locations" aria-label={t('toolLocations')}>
+          {call.locations.map((location) => {
+            const label = location.line === undefined ? location.path : `${location.path}:${location.line}`;
+            const hasDiff = diffs.some((diff) => diff.path === location.path);
+            return (
+              <li key={label}>
+                {hasDiff ? (
+                  <button
+                    type="button"
+                    class="agent-tool-location link"
+                    aria-label={t('toolOpenDiff', { path: label })}
+                    onClick={() => openDiff(location.path)}
+                  >
+                    {label}
+                  </button>
+                ) : (
+                  <code class="agent-tool-location">{label}</code>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {diffs.map((diff) => (
+        <details key={diff.path} class="agent-tool-diff" open={diffs.length === 1}>
+          <summary>{t('toolDiffOf', { path: diff.path })}</summary>
+          <DiffView diff={diff} />
+        </details>
+      ))}
+      {terminal ? (
+        <TerminalOutput text={output} running={running} />
+      ) : (
+        output !== '' && (
+          <details class="agent-tool-output">
+            <summary>{t('toolOutput')}</summary>
+            <pre dir="auto">{output}</pre>
+          </details>
+        )
+      )}
+    </section>
+  );
+}
+
+function TerminalOutput({ text, running }: { text: string; running: boolean }) {
+  const t = useT();
+  const block = useRef<HTMLPreElement>(null);
+  // Whether the block was at its end before this text arrived: then it stays there.
+  const [following, setFollowing] = useState(true);
+  useLayoutEffect(() => {
+    const element = block.current;
+    if (element && running && following) element.scrollTop = element.scrollHeight;
+  }, [text, running, following]);
+  useEffect(() => {
+    const element = block.current;
+    if (!element) return;
+    const onScroll = () =>
+      setFollowing(element.scrollHeight - element.scrollTop - element.clientHeight <= FOLLOW_SLACK);
+    element.addEventListener('scroll', onScroll, { passive: true });
+    return () => element.removeEventListener('scroll', onScroll);
+  }, []);
+  return (
+    <section class="agent-terminal-box" aria-label={t('toolTerminal')}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}
+      <pre ref={block} class="agent-terminal" tabIndex={0}>
+        {text === '' ? t('toolTerminalEmpty') : text}
+      </pre>
+    </section>
+  );
+}
