@@ -15,6 +15,7 @@ import { CurrentFindBar } from './CurrentFindBar';
 import { CurrentMessages } from './CurrentMessages';
 import { LinkedConversationBar } from './LinkedConversationBar';
 import { NoticeBar } from './NoticeBar';
+import { PlanChecklist } from './PlanChecklist';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 
@@ -166,6 +167,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
         <LinkedConversationBar {...fromLink} />
         {findOpen && <CurrentFindBar focusSeq={findFocus} onGo={goToMatch} onClose={closeFind} />}
         <CurrentMessages reveal={found?.reveal ?? null} />
+        <PlanChecklist />
         {watching ? (
           <p class="watching-bar" role="status">
             {t('watchingBar')}
