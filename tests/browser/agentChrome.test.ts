@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeAgentCommand } from '../support/acp/fakeAgentCommand';
 import { plan, say, turn, update, wait } from '../support/acp/fakeSteps';
 import { getState, waitFor } from '../support/api';
-import { startTestHost, type TestHost } from '../support/testHost';
+import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 import { assertWebBuilt, launchBrowser, openConnected, PHONE, shot } from './browserHarness';
 
 /**
@@ -77,7 +77,6 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
   let browser: Browser;
   let h: TestHost;
   let second: string;
-  const logLines: string[] = [];
 
   beforeAll(async () => {
     assertWebBuilt();
@@ -115,14 +114,12 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
       // the host's, so an in-process app would not connect).
       agents: { entries: [{ name: 'fake', ...command, env: {}, cwd: undefined, signIn: undefined }] },
       workspaceRoots: [second],
-      logLines,
     });
     await h.host.controller.executor.run(() => h.host.controller.projects.createProject('Parser', second));
     browser = await launchBrowser();
   }, 60_000);
 
   afterAll(async () => {
-    console.log(logLines.filter((l) => /agent|error/i.test(l)).join('\n'));
     await browser?.close();
     await h?.close(true);
   });
@@ -134,11 +131,23 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
     await page.getByRole('dialog', { name: 'New conversation' }).waitFor();
   }
 
-  it('hides the shortcuts button on a touch phone, so the title and the mode fit', async () => {
-    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  /** A touch phone (a coarse pointer that cannot hover), connected and live. */
+  async function openPhone(colorScheme: 'light' | 'dark') {
+    const context = await browser.newContext({
+      viewport: PHONE,
+      hasTouch: true,
+      isMobile: true,
+      colorScheme,
+    });
     const page = await context.newPage();
-    await page.goto(`${h.url}/#code=test-code-7f3k-9q2m`);
+    page.setDefaultTimeout(8000);
+    await page.goto(`${h.url}/#code=${TEST_CODE}`);
     await page.locator('.badge[data-status="live"]').waitFor();
+    return { context, page };
+  }
+
+  it('hides the shortcuts button on a touch phone, so the title and the mode fit', async () => {
+    const { context, page } = await openPhone('light');
     expect(await page.locator('.shortcuts-button').isVisible()).toBe(false);
     // A physical key pressed outside a field shows it (a tablet with a keyboard).
     await page.keyboard.press('Tab');
@@ -159,7 +168,7 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
         expect(problems).toEqual([]);
         continue;
       }
-      await sheet.getByRole('radio', { name: /^fake/ }).check();
+      await sheet.getByRole('radio', { name: /fake/i }).check();
       await sheet.getByLabel('Project').selectOption({ label: `Parser · ${second.split('/').pop()}` });
       await sheet.getByRole('button', { name: 'Start' }).click();
       await sheet.waitFor({ state: 'detached' });
@@ -173,8 +182,8 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
   });
 
   it('switches the agent’s mode from the top bar', async () => {
-    for (const scheme of ['light', 'dark'] as const) {
-      const { page, context } = await openConnected(browser, h, PHONE, scheme);
+    for (const scheme of ['dark', 'light'] as const) {
+      const { page, context } = await openPhone(scheme);
       const picker = page.locator('.agent-picker-button');
       await expect.poll(() => picker.textContent()).toContain('Ask');
       // At 390 px the conversation's title keeps room beside the picker.
@@ -185,10 +194,10 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
       await popover.waitFor();
       await shot(page, `agent-mode-picker-${scheme}`);
       if (scheme === 'light') {
-        await popover.getByLabel('Mode').selectOption('accept-edits');
+        await popover.getByRole('combobox', { name: /^Mode\b/ }).selectOption('accept-edits');
         await stateWhere(h, (s) => s.agents?.session?.modes?.current === 'accept-edits');
         await expect.poll(() => picker.textContent()).toContain('Accept edits');
-        await popover.getByLabel('Model').selectOption('large');
+        await popover.getByRole('combobox', { name: /^Model/ }).selectOption('large');
         await stateWhere(h, (s) => s.agents?.session?.configOptions[0]?.currentValue === 'large');
       }
       await context.close();
@@ -234,10 +243,14 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
       const { page, context, problems } = await openConnected(browser, h, PHONE, scheme);
       await openSheet(page);
       const sheet = page.getByRole('dialog', { name: 'New conversation' });
-      await sheet.getByRole('radio', { name: /^fake/ }).check();
+      await sheet.getByRole('radio', { name: /fake/i }).check();
       await sheet.getByRole('button', { name: 'Show this agent’s sessions' }).click();
       const rows = sheet.locator('.desk-session-title');
-      await expect.poll(() => rows.allTextContents()).toEqual(['Refactor the parser', 'Tidy the README']);
+      // The desk's two, newest first, after the session this test's conversation started today.
+      await expect
+        .poll(async () => (await rows.allTextContents()).filter((t) => t !== 'Fix the parser'))
+        .toEqual(['Refactor the parser', 'Tidy the README']);
+      expect((await rows.allTextContents()).at(-1)).toBe('Tidy the README');
       await sheet.locator('.desk-sessions').scrollIntoViewIfNeeded();
       await shot(page, `agent-desk-sessions-${scheme}`);
       if (scheme === 'dark') {
