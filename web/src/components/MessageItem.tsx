@@ -7,6 +7,7 @@ import type { Approval, Message } from '../state/types';
 import { AgentToolCard } from './AgentToolCard';
 import { ApprovalCard } from './ApprovalCard';
 import { AttachmentView } from './AttachmentView';
+import { ChangesSummary } from './ChangesSummary';
 import { CopyButton } from './CopyButton';
 import { DecisionLine } from './DecisionLine';
 import { Markdown } from './Markdown';
@@ -145,6 +146,7 @@ export const MessageItem = pure(function MessageItem({
       {message.stopReason && message.stopReason !== 'end_turn' && (
         <StopReasonLine reason={message.stopReason} />
       )}
+      {message.stopReason && <ChangesSummary messageId={message.id} />}
       {message.tool?.decided && <DecisionLine decided={message.tool.decided} />}
       {waitingOn.map((approval) => (
         <ApprovalCard key={approval.id} approval={approval} />
