@@ -103,7 +103,7 @@ describe('agent messages on a phone in Chromium: diffs, options, thinking, tool 
     for (const { page } of [a, b]) {
       const card = page.locator('.message .approval');
       await card.locator('.diff-lines').waitFor({ timeout: 15_000 });
-      expect(await card.locator('.diff-path').textContent()).toBe(parser);
+      expect(await card.locator('.diff-head .file-path').textContent()).toBe(parser);
       expect(await card.locator('.diff-count-add').textContent()).toBe('+1');
       expect(await card.locator('.diff-count-del').textContent()).toBe('−1');
       // Collapsed to the hunk: 3 lines either side of the changed one, and the gap above.
@@ -168,7 +168,7 @@ describe('agent messages on a phone in Chromium: diffs, options, thinking, tool 
       await shot(page, `agent-msg-thought-terminal-${name}`);
       const changes = page.locator('.changes-summary');
       await changes.locator('summary').last().click();
-      await changes.locator('.diff-badge-new').waitFor();
+      await changes.locator('details[open] .diff-lines').waitFor();
       await changes.scrollIntoViewIfNeeded();
       await shot(page, `agent-msg-changes-${name}`);
       expect(await serious(page)).toEqual([]);

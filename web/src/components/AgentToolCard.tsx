@@ -25,14 +25,13 @@ const FOLLOW_SLACK = 24;
 /**
  * An ACP agent's tool call as a compact card: what kind of thing it does, its title and status,
  * the files it works on (a tap opens that file's diff), its diffs, and its terminal output in a
- * scrolling block that follows the end while the call runs, unless the person scrolled up.
+ * scrolling block that follows the end as output arrives, unless the person scrolled up.
  */
 export function AgentToolCard({ call, output }: AgentToolCardProps) {
   const t = useT();
   const card = useRef<HTMLElement>(null);
   const diffs = call.content.flatMap((item) => (item.type === 'diff' ? [item] : []));
   const terminal = call.content.some((item) => item.type === 'terminal');
-  const running = call.status === 'pending' || call.status === 'in_progress';
   const openDiff = (path: string) => {
     const target = [...(card.current?.querySelectorAll<HTMLElement>('[data-diff-path]') ?? [])].find(
       (element) => element.dataset.diffPath === path,
@@ -85,7 +84,7 @@ export function AgentToolCard({ call, output }: AgentToolCardProps) {
         </details>
       ))}
       {terminal ? (
-        <TerminalOutput text={output} running={running} />
+        <TerminalOutput text={output} />
       ) : (
         output !== '' && (
           <details class="agent-tool-output">
@@ -98,15 +97,16 @@ export function AgentToolCard({ call, output }: AgentToolCardProps) {
   );
 }
 
-function TerminalOutput({ text, running }: { text: string; running: boolean }) {
+function TerminalOutput({ text }: { text: string }) {
   const t = useT();
   const block = useRef<HTMLPreElement>(null);
-  // Whether the block was at its end before this text arrived: then it stays there.
+  // Whether the block was at its end before this text arrived: then it stays there. A finished
+  // command opens at its end too, where its result is.
   const [following, setFollowing] = useState(true);
   useLayoutEffect(() => {
     const element = block.current;
-    if (element && running && following) element.scrollTop = element.scrollHeight;
-  }, [text, running, following]);
+    if (element && following) element.scrollTop = element.scrollHeight;
+  }, [text, following]);
   useEffect(() => {
     const element = block.current;
     if (!element) return;

@@ -5,6 +5,7 @@ import { useSession } from '../state/SessionContext';
 import type { Message } from '../state/types';
 import { useStoreSelector } from '../state/useStoreSelector';
 import { DiffView } from './DiffView';
+import { FilePath } from './FilePath';
 
 /** Props of {@link ChangesSummary}. */
 export interface ChangesSummaryProps {
@@ -55,7 +56,8 @@ export function ChangesSummary({ messageId }: ChangesSummaryProps) {
           <li key={change.path}>
             <details>
               <summary>
-                <code>{change.path}</code>
+                <FilePath path={change.path} />
+                {change.oldText === null && <span class="diff-badge diff-badge-new">{t('diffNewFile')}</span>}
               </summary>
               <DiffView diff={change} />
             </details>

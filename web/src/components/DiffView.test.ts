@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiffView } from './DiffView';
 
 const settle = async (root: HTMLElement) => {
-  for (let i = 0; i < 50 && !root.querySelector('.diff-lines'); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 50 && !root.querySelector('.diff-lines'); i++)
+    await new Promise((r) => setTimeout(r, 20));
 };
 
 describe('DiffView', () => {
@@ -19,9 +20,12 @@ describe('DiffView', () => {
   });
 
   it('shows the path, the counts and the changed words of a modified file', async () => {
-    render(h(DiffView, { diff: { path: '/p/src/a.ts', oldText: 'let a = 1;\n', newText: 'let a = 2;\n' } }), root);
+    render(
+      h(DiffView, { diff: { path: '/p/src/a.ts', oldText: 'let a = 1;\n', newText: 'let a = 2;\n' } }),
+      root,
+    );
     await settle(root);
-    expect(root.querySelector('.diff-path')?.textContent).toBe('/p/src/a.ts');
+    expect(root.querySelector('.diff-head .file-path')?.textContent).toBe('/p/src/a.ts');
     expect(root.querySelector('.diff-count-add')?.textContent).toBe('+1');
     expect(root.querySelector('.diff-count-del')?.textContent).toBe('−1');
     expect([...root.querySelectorAll('mark.diff-word')].map((m) => m.textContent)).toEqual(['1', '2']);

@@ -7,6 +7,7 @@ import { hastToPreact } from '../render/hastToPreact';
 import { type DiffModule, loadDiff } from '../render/loadDiff';
 import type { DiffRow } from '../render/unifiedDiff';
 import type { FileDiff } from '../state/agentMessageTypes';
+import { FilePath } from './FilePath';
 
 /** Props of {@link DiffView}. */
 export interface DiffViewProps {
@@ -70,7 +71,7 @@ export function DiffView({ diff }: DiffViewProps) {
       <header class="diff-head">
         {change === 'new' && <span class="diff-badge diff-badge-new">{t('diffNewFile')}</span>}
         {change === 'delete' && <span class="diff-badge diff-badge-delete">{t('diffDeletedFile')}</span>}
-        <code class="diff-path">{diff.path}</code>
+        <FilePath path={diff.path} />
         {compact && (
           <span
             class="diff-counts"
