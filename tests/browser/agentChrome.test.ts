@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -9,7 +10,7 @@ import { fakeAgentCommand } from '../support/acp/fakeAgentCommand';
 import { plan, say, turn, update, wait } from '../support/acp/fakeSteps';
 import { getState, waitFor } from '../support/api';
 import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
-import { assertWebBuilt, launchBrowser, openConnected, PHONE, shot } from './browserHarness';
+import { assertWebBuilt, launchBrowser, PHONE, shot } from './browserHarness';
 
 /**
  * The chrome around an agent's chat on a phone (issue 27), in Chromium against a real host
@@ -39,6 +40,30 @@ const MODEL: acp.SessionConfigOption = {
     { value: 'large', name: 'Large' },
   ],
 };
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical findings on the page as it is (accessibility.test.ts's rule). */
+async function seriousFindings(page: Page, where: string): Promise<string[]> {
+  if (!(await page.evaluate('typeof window.axe !== "undefined"'))) await page.addScriptTag({ content: AXE });
+  const violations = (await page.evaluate(
+    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)",
+  )) as { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${where}: ${v.id} ${n.target.join(' ')}`));
+}
+
+/** Controls inside `within` a finger would miss: under 44 px high or wide (radios by their label). */
+function smallTargets(page: Page, within: string): Promise<string[]> {
+  return page.evaluate(`[...document.querySelectorAll(${JSON.stringify(within)})].flatMap((root) =>
+    [...root.querySelectorAll('button, select, .agent-choice, summary')].filter((e) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && (r.height < 44 || r.width < 44);
+    }).map((e) => e.className + ' ' + e.textContent.slice(0, 30) + ' ' + Math.round(e.getBoundingClientRect().height)))`) as Promise<
+    string[]
+  >;
+}
 
 /** The host's state once `holds` is true of it (10 s at most). */
 const stateWhere = (h: TestHost, holds: (s: Snapshot) => boolean) =>
@@ -73,7 +98,9 @@ const planTurn = () =>
     say(' Done.'),
   );
 
-describe('agent chrome on a phone in Chromium: agent and project, modes, plan, commands, desk sessions', () => {
+describe('agent chrome on a phone in Chromium: agent and project, modes, plan, commands, desk sessions', {
+  timeout: 60_000,
+}, () => {
   let browser: Browser;
   let h: TestHost;
   let second: string;
@@ -131,19 +158,29 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
     await page.getByRole('dialog', { name: 'New conversation' }).waitFor();
   }
 
-  /** A touch phone (a coarse pointer that cannot hover), connected and live. */
+  /**
+   * A touch phone (a coarse pointer that cannot hover), connected and live, with what went
+   * wrong in it. The page's CSP is bypassed in this context only, so axe can be injected.
+   */
   async function openPhone(colorScheme: 'light' | 'dark') {
     const context = await browser.newContext({
       viewport: PHONE,
       hasTouch: true,
       isMobile: true,
       colorScheme,
+      bypassCSP: true,
     });
     const page = await context.newPage();
     page.setDefaultTimeout(8000);
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/Failed to load resource|net::ERR_/.test(m.text()))
+        problems.push(m.text());
+    });
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
     await page.goto(`${h.url}/#code=${TEST_CODE}`);
     await page.locator('.badge[data-status="live"]').waitFor();
-    return { context, page };
+    return { context, page, problems };
   }
 
   it('hides the shortcuts button on a touch phone, so the title and the mode fit', async () => {
@@ -157,11 +194,13 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
 
   it('starts a conversation with the chosen agent in the chosen project, one tap for the built-in path', async () => {
     for (const scheme of ['light', 'dark'] as const) {
-      const { page, context, problems } = await openConnected(browser, h, PHONE, scheme);
+      const { page, context, problems } = await openPhone(scheme);
       await openSheet(page);
       const sheet = page.getByRole('dialog', { name: 'New conversation' });
       await expect.poll(() => sheet.getByRole('radio').count()).toBe(2);
       await shot(page, `agent-new-conversation-${scheme}`);
+      expect(await seriousFindings(page, `new conversation, ${scheme}`)).toEqual([]);
+      expect(await smallTargets(page, '.sheet')).toEqual([]);
       if (scheme === 'dark') {
         await sheet.getByRole('button', { name: 'Cancel' }).click();
         await context.close();
@@ -193,6 +232,8 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
       const popover = page.getByRole('dialog', { name: 'Agent mode and settings' });
       await popover.waitFor();
       await shot(page, `agent-mode-picker-${scheme}`);
+      expect(await seriousFindings(page, `mode picker, ${scheme}`)).toEqual([]);
+      expect(await smallTargets(page, '.agent-picker')).toEqual([]);
       if (scheme === 'light') {
         await popover.getByRole('combobox', { name: /^Mode\b/ }).selectOption('accept-edits');
         await stateWhere(h, (s) => s.agents?.session?.modes?.current === 'accept-edits');
@@ -205,7 +246,7 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
   });
 
   it('pins the plan above the composer and updates it; offers the agent’s commands on /', async () => {
-    const { page, context, problems } = await openConnected(browser, h, PHONE, 'light');
+    const { page, context, problems } = await openPhone('light');
     const composer = page.getByRole('textbox', { name: 'Message' });
     await composer.fill('Fix the parser');
     await composer.press('Enter');
@@ -232,6 +273,10 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
     await shot(page, 'agent-commands-light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await shot(page, 'agent-commands-dark');
+    expect(await seriousFindings(page, 'plan and commands, dark')).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await seriousFindings(page, 'plan and commands, light')).toEqual([]);
+    expect(await smallTargets(page, '.plan, .slash-commands')).toEqual([]);
     await commands.getByRole('button', { name: /\/test/ }).click();
     expect(await composer.inputValue()).toBe('/test ');
     expect(problems).toEqual([]);
@@ -240,7 +285,7 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
 
   it('lists the agent’s desk sessions newest first and continues one', async () => {
     for (const scheme of ['dark', 'light'] as const) {
-      const { page, context, problems } = await openConnected(browser, h, PHONE, scheme);
+      const { page, context, problems } = await openPhone(scheme);
       await openSheet(page);
       const sheet = page.getByRole('dialog', { name: 'New conversation' });
       await sheet.getByRole('radio', { name: /fake/i }).check();
@@ -253,6 +298,8 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
       expect((await rows.allTextContents()).at(-1)).toBe('Tidy the README');
       await sheet.locator('.desk-sessions').scrollIntoViewIfNeeded();
       await shot(page, `agent-desk-sessions-${scheme}`);
+      expect(await seriousFindings(page, `desk sessions, ${scheme}`)).toEqual([]);
+      expect(await smallTargets(page, '.desk-sessions')).toEqual([]);
       if (scheme === 'dark') {
         await context.close();
         continue;
