@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
 import type { AgentToolCall } from '../state/agentMessageTypes';
-import { DiffView } from './DiffView';
+import { DiffDisclosure } from './DiffDisclosure';
 import { ToolKindIcon } from './ToolKindIcon';
 
 /** Props of {@link AgentToolCard}. */
@@ -33,13 +33,13 @@ export function AgentToolCard({ call, output }: AgentToolCardProps) {
   const diffs = call.content.flatMap((item) => (item.type === 'diff' ? [item] : []));
   const terminal = call.content.some((item) => item.type === 'terminal');
   const openDiff = (path: string) => {
-    const target = [...(card.current?.querySelectorAll<HTMLElement>('[data-diff-path]') ?? [])].find(
-      (element) => element.dataset.diffPath === path,
-    );
-    const details = target?.closest('details');
-    if (details) details.open = true;
-    target?.scrollIntoView({ block: 'nearest' });
-    target?.focus();
+    const details = [
+      ...(card.current?.querySelectorAll<HTMLDetailsElement>('details[data-diff-for]') ?? []),
+    ].find((element) => element.dataset.diffFor === path);
+    if (!details) return;
+    details.open = true;
+    details.scrollIntoView({ block: 'nearest' });
+    details.querySelector('summary')?.focus();
   };
   return (
     <section
@@ -78,10 +78,13 @@ export function AgentToolCard({ call, output }: AgentToolCardProps) {
         </ul>
       )}
       {diffs.map((diff) => (
-        <details key={diff.path} class="agent-tool-diff" open={diffs.length === 1}>
-          <summary>{t('toolDiffOf', { path: diff.path })}</summary>
-          <DiffView diff={diff} />
-        </details>
+        <DiffDisclosure
+          key={diff.path}
+          class="agent-tool-diff"
+          diff={diff}
+          initiallyOpen={diffs.length === 1}
+          summary={t('toolDiffOf', { path: diff.path })}
+        />
       ))}
       {terminal ? (
         <TerminalOutput text={output} />

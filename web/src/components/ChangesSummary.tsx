@@ -4,7 +4,7 @@ import type { FileDiff } from '../state/agentMessageTypes';
 import { useSession } from '../state/SessionContext';
 import type { Message } from '../state/types';
 import { useStoreSelector } from '../state/useStoreSelector';
-import { DiffView } from './DiffView';
+import { DiffDisclosure } from './DiffDisclosure';
 import { FilePath } from './FilePath';
 
 /** Props of {@link ChangesSummary}. */
@@ -54,13 +54,17 @@ export function ChangesSummary({ messageId }: ChangesSummaryProps) {
       <ul>
         {changes.map((change) => (
           <li key={change.path}>
-            <details>
-              <summary>
-                <FilePath path={change.path} />
-                {change.oldText === null && <span class="diff-badge diff-badge-new">{t('diffNewFile')}</span>}
-              </summary>
-              <DiffView diff={change} />
-            </details>
+            <DiffDisclosure
+              diff={change}
+              summary={
+                <>
+                  <FilePath path={change.path} />
+                  {change.oldText === null && (
+                    <span class="diff-badge diff-badge-new">{t('diffNewFile')}</span>
+                  )}
+                </>
+              }
+            />
           </li>
         ))}
       </ul>

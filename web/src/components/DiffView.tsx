@@ -5,7 +5,9 @@ import type { Highlighter } from '../markdown/loadHighlighter';
 import { loadHighlighter } from '../markdown/loadHighlighter';
 import { hastToPreact } from '../render/hastToPreact';
 import { type DiffModule, loadDiff } from '../render/loadDiff';
+import { pure } from '../render/pure';
 import type { DiffRow } from '../render/unifiedDiff';
+import { whenIdle } from '../render/whenIdle';
 import type { FileDiff } from '../state/agentMessageTypes';
 import { FilePath } from './FilePath';
 
@@ -18,6 +20,10 @@ export interface DiffViewProps {
 const CONTEXT = 3;
 /** Rows drawn while collapsed: a 5,000-line new file does not fill the phone's page at once. */
 const ROW_LIMIT = 120;
+/** Rows added per idle slice once the whole file is asked for: no long task on a slow phone. */
+const ROW_STEP = 300;
+/** Beyond this many rows the whole file is drawn without syntax colours (a line costs ~0.1 ms). */
+const HIGHLIGHT_LIMIT = 1000;
 
 /** The language lowlight knows a file by: its extension, which highlight.js takes as an alias. */
 function languageOf(path: string): string {
@@ -38,6 +44,7 @@ export function DiffView({ diff }: DiffViewProps) {
   const [module, setModule] = useState<DiffModule | null>(null);
   const [highlighter, setHighlighter] = useState<Highlighter | null>(null);
   const [expanded, setExpanded] = useState(false);
+  const [drawn, setDrawn] = useState(ROW_LIMIT);
   useEffect(() => {
     let live = true;
     void loadDiff().then((loaded) => live && setModule(loaded));
@@ -55,7 +62,14 @@ export function DiffView({ diff }: DiffViewProps) {
     [expanded, module, diff.oldText, diff.newText],
   );
   const shown = whole ?? compact;
-  const rows = shown ? (expanded ? shown.rows : shown.rows.slice(0, ROW_LIMIT)) : [];
+  const total = shown?.rows.length ?? 0;
+  const rows = shown ? shown.rows.slice(0, expanded ? drawn : ROW_LIMIT) : [];
+  // The whole file grows in slices, each in idle time, until all of it is drawn.
+  useEffect(() => {
+    if (!expanded || drawn >= total) return;
+    return whenIdle(() => setDrawn((count) => count + ROW_STEP));
+  }, [expanded, drawn, total]);
+  const colours = total <= HIGHLIGHT_LIMIT || !expanded ? highlighter : null;
   const canExpand =
     !expanded &&
     compact !== undefined &&
@@ -92,12 +106,7 @@ export function DiffView({ diff }: DiffViewProps) {
       {shown ? (
         <ul class="diff-lines" aria-label={t('diffLines')}>
           {rows.map((row, index) => (
-            <DiffLine
-              key={`${index}:${row.kind}:${row.line}`}
-              row={row}
-              lang={lang}
-              highlighter={highlighter}
-            />
+            <DiffLine key={`${index}:${row.kind}:${row.line}`} row={row} lang={lang} highlighter={colours} />
           ))}
         </ul>
       ) : (
@@ -115,7 +124,8 @@ export function DiffView({ diff }: DiffViewProps) {
 const SIGN: { readonly [K in DiffRow['kind']]: string } = { add: '+', del: '−', same: ' ', hunk: '' };
 const SPOKEN = { add: 'diffAdded', del: 'diffRemoved' } as const;
 
-function DiffLine({
+// Pure: a row draws once; growing the list or a parent's render leaves drawn rows alone.
+const DiffLine = pure(function DiffLine({
   row,
   lang,
   highlighter,
@@ -159,4 +169,4 @@ function DiffLine({
       <code class="diff-text">{text === '' ? '\u200b' : text}</code>
     </li>
   );
-}
+});
