@@ -10,6 +10,7 @@ import type { RevealRequest } from '../state/revealRequest';
 import { useSession } from '../state/SessionContext';
 import { useStoreSelector } from '../state/useStoreSelector';
 import { useWatching } from '../state/WatchingContext';
+import { AgentUnavailableBar } from './AgentUnavailableBar';
 import { Composer } from './Composer';
 import { CurrentFindBar } from './CurrentFindBar';
 import { CurrentMessages } from './CurrentMessages';
@@ -168,6 +169,7 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
         {findOpen && <CurrentFindBar focusSeq={findFocus} onGo={goToMatch} onClose={closeFind} />}
         <CurrentMessages reveal={found?.reveal ?? null} />
         <PlanChecklist />
+        <AgentUnavailableBar />
         {watching ? (
           <p class="watching-bar" role="status">
             {t('watchingBar')}

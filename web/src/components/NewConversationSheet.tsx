@@ -19,7 +19,7 @@ export interface NewConversationSheetProps {
 }
 
 /** The words for an agent's state. */
-export function agentStateKey(state: Agent['state']): MessageKey {
+function agentStateKey(state: Agent['state']): MessageKey {
   switch (state) {
     case 'idle':
       return 'agentStateIdle';
