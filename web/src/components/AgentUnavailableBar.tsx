@@ -5,7 +5,7 @@ import { useSession } from '../state/SessionContext';
 import { useStoreSelector } from '../state/useStoreSelector';
 
 /** Why the current conversation's agent cannot take another turn, if it cannot. */
-export function unavailableReason({ snapshot }: StoreState): string | null {
+function unavailableReason({ snapshot }: StoreState): string | null {
   if (snapshot === null) return null;
   const current = snapshot.conversations.list.find((c) => c.id === snapshot.conversationId);
   if (current?.unavailable) return current.unavailable;
