@@ -238,6 +238,9 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
         await popover.getByRole('combobox', { name: /^Mode\b/ }).selectOption('accept-edits');
         await stateWhere(h, (s) => s.agents?.session?.modes?.current === 'accept-edits');
         await expect.poll(() => picker.textContent()).toContain('Accept edits');
+        // The mode's name fits whole in the pill at 390 px (it is not cut with an ellipsis).
+        const label = page.locator('.agent-picker-label');
+        expect(await label.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
         await popover.getByRole('combobox', { name: /^Model/ }).selectOption('large');
         await stateWhere(h, (s) => s.agents?.session?.configOptions[0]?.currentValue === 'large');
       }
