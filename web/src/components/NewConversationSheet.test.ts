@@ -79,4 +79,14 @@ describe('NewConversationSheet', () => {
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
     expect(onClose).toHaveBeenCalledOnce();
   });
+
+  it('keeps the focus inside: Tab from its last control goes to its first', async () => {
+    const { dialog } = await open();
+    const radio = dialog.querySelector('input:checked');
+    expect(document.activeElement).toBe(radio);
+    const start = [...dialog.querySelectorAll('button')].at(-1);
+    start?.focus();
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true }));
+    expect(document.activeElement).toBe(radio);
+  });
 });

@@ -54,19 +54,43 @@ export function NewConversationSheet({
   const [starting, setStarting] = useState(false);
   const sheet = useRef<HTMLDivElement>(null);
   const agent = agents.find((a) => a.name === agentId);
+  // The latest onClose, read by the key handler: the sheet's effect runs once, on opening (a
+  // parent's new arrow function each render must not move the focus again).
+  const close = useRef(onClose);
+  close.current = onClose;
 
-  // The focus goes into the sheet, and Escape closes it (caught before the page's Escape,
-  // which would stop a reply).
+  // The focus goes into the sheet and stays there (Tab cycles within it, as a modal's should),
+  // Escape closes it (caught before the page's Escape, which would stop a reply), and the focus
+  // goes back to what opened it.
   useLayoutEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     sheet.current?.querySelector<HTMLInputElement>('input:checked')?.focus();
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
-      event.preventDefault();
-      onClose();
+      if (event.defaultPrevented) return;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        close.current();
+      } else if (event.key === 'Tab' && sheet.current) {
+        const focusable = [
+          ...sheet.current.querySelectorAll<HTMLElement>('button:not(:disabled), select, input:checked'),
+        ];
+        const first = focusable[0];
+        const last = focusable.at(-1);
+        if (event.shiftKey && document.activeElement === first) {
+          event.preventDefault();
+          last?.focus();
+        } else if (!event.shiftKey && document.activeElement === last) {
+          event.preventDefault();
+          first?.focus();
+        }
+      }
     };
     document.addEventListener('keydown', onKey, true);
-    return () => document.removeEventListener('keydown', onKey, true);
-  }, [onClose]);
+    return () => {
+      document.removeEventListener('keydown', onKey, true);
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
 
   const start = async () => {
     setStarting(true);
