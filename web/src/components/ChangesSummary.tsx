@@ -1,8 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
-import type { FileDiff } from '../state/agentMessageTypes';
+import { turnChanges } from '../render/turnChanges';
 import { useSession } from '../state/SessionContext';
-import type { Message } from '../state/types';
 import { useStoreSelector } from '../state/useStoreSelector';
 import { DiffDisclosure } from './DiffDisclosure';
 import { FilePath } from './FilePath';
@@ -14,34 +13,9 @@ export interface ChangesSummaryProps {
 }
 
 /**
- * The files an agent's turn changed, one entry each (its first old text to its last new text),
- * from the diffs of the turn's tool calls that completed. Each opens to its diff here, so the
- * summary works whether or not the windowed list still draws the tool calls themselves.
+ * A turn's "Changes": shown when it changed two files or more, each file opening to its diff
+ * here, so the summary works whether or not the windowed list still draws the tool calls.
  */
-export function turnChanges(messages: readonly Message[], lastId: string): FileDiff[] {
-  const end = messages.findIndex((message) => message.id === lastId);
-  const byPath = new Map<string, FileDiff>();
-  for (let i = end; i >= 0; i--) {
-    const message = messages[i];
-    if (!message || message.role === 'user') break;
-    const call = message.agentTool;
-    if (call?.status !== 'completed') continue;
-    // Walking back: the first diff met of a path is its last; earlier ones give the old text.
-    for (const item of [...call.content].reverse()) {
-      if (item.type !== 'diff') continue;
-      const later = byPath.get(item.path);
-      byPath.set(
-        item.path,
-        later
-          ? { ...later, oldText: item.oldText }
-          : { path: item.path, oldText: item.oldText, newText: item.newText },
-      );
-    }
-  }
-  return [...byPath.values()].reverse();
-}
-
-/** A turn's "Changes": shown when it changed two files or more. */
 export function ChangesSummary({ messageId }: ChangesSummaryProps) {
   const t = useT();
   const session = useSession();

@@ -96,9 +96,3 @@ function pairedRow(
   }
   return { kind, ...row, words };
 }
-
-/** Counts a change's added and removed lines without building rows (the "Changes" summary). */
-export function diffCounts(oldText: string | null, newText: string): { added: number; removed: number } {
-  const { added, removed } = unifiedDiff(oldText, newText, 0);
-  return { added, removed };
-}
