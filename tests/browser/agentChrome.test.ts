@@ -280,6 +280,12 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
     await page.emulateMedia({ colorScheme: 'light' });
     expect(await seriousFindings(page, 'plan and commands, light')).toEqual([]);
     expect(await smallTargets(page, '.plan, .slash-commands')).toEqual([]);
+    // From the keyboard too: down into the list, down again, Escape back to the composer.
+    await composer.press('ArrowDown');
+    await composer.page().keyboard.press('ArrowDown');
+    expect(await page.evaluate('document.activeElement.textContent')).toContain('/test');
+    await page.keyboard.press('Escape');
+    expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).toBe('Message');
     await commands.getByRole('button', { name: /\/test/ }).click();
     expect(await composer.inputValue()).toBe('/test ');
     expect(problems).toEqual([]);

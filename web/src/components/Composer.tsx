@@ -202,6 +202,14 @@ function ComposerForm({
             void session.uploads.add(Array.from(data.files), conversationId);
           }}
           onKeyDown={(event) => {
+            // Down from a "/" being typed goes into the agent's commands offered above.
+            const command =
+              event.key === 'ArrowDown' && event.currentTarget.form?.querySelector('.slash-command');
+            if (command instanceof HTMLElement) {
+              event.preventDefault();
+              command.focus();
+              return;
+            }
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
               event.preventDefault();
               if (canSend) void send(text, destination);

@@ -38,4 +38,29 @@ describe('SlashCommands', () => {
     buttons[0]?.click();
     expect(onPick).toHaveBeenCalledWith('test');
   });
+
+  it('moves between the commands with the arrows and goes back to the composer on Escape', async () => {
+    const composer = document.createElement('textarea');
+    composer.className = 'composer-input';
+    document.body.append(composer);
+    root = await mountWith(
+      chromeSession(agentSnapshot()).session,
+      h(SlashCommands, { text: '/', onPick: vi.fn() }),
+    );
+    const [review, test] = [...root.querySelectorAll('button')];
+    review?.focus();
+    const key = (k: string) =>
+      document.activeElement?.dispatchEvent(
+        new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }),
+      );
+    key('ArrowDown');
+    expect(document.activeElement).toBe(test);
+    key('ArrowDown');
+    expect(document.activeElement).toBe(review);
+    key('ArrowUp');
+    expect(document.activeElement).toBe(test);
+    key('Escape');
+    expect(document.activeElement).toBe(composer);
+    composer.remove();
+  });
 });

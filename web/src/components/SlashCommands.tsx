@@ -33,8 +33,22 @@ export function SlashCommands({ text, onPick }: SlashCommandsProps) {
   const commands = useStoreSelector(session.store, commandsView);
   const shown = commands ? matchingCommands(text, commands) : [];
   if (shown.length === 0) return null;
+  // Up and down move between the commands (the composer's down arrow enters the list), Escape
+  // goes back to the composer.
+  const onKeyDown = (event: KeyboardEvent) => {
+    const buttons = [...(event.currentTarget as HTMLElement).querySelectorAll<HTMLButtonElement>('button')];
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      const step = event.key === 'ArrowDown' ? 1 : -1;
+      buttons[(at + step + buttons.length) % buttons.length]?.focus();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      document.querySelector<HTMLTextAreaElement>('.composer-input')?.focus();
+    }
+  };
   return (
-    <ul class="slash-commands" aria-label={t('slashCommands')}>
+    <ul class="slash-commands" aria-label={t('slashCommands')} onKeyDown={onKeyDown}>
       {shown.map((command) => (
         <li key={command.name}>
           <button type="button" class="slash-command" onClick={() => onPick(command.name)}>
