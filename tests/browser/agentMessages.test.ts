@@ -147,10 +147,13 @@ describe('agent messages on a phone in Chromium: diffs, options, thinking, tool 
       await tests.locator('.agent-terminal', { hasText: '80' }).waitFor();
       expect(await tests.locator('.agent-tool-status').textContent()).toBe('Done');
 
-      // The edit's card: its file links to its diff.
+      // The edit's card: its one diff drawn open, the file not repeated as a link above it.
       const editCard = page.locator('.agent-tool[data-tool-call-id="edit-parser"]');
       expect(await editCard.locator('.agent-tool-status').textContent()).toBe('Done');
-      await editCard.getByRole('button', { name: `Open the changes to ${parser}` }).waitFor();
+      await editCard.locator('.diff .diff-lines').waitFor();
+      expect(await editCard.locator('.agent-tool-location').count()).toBe(0);
+      // The host's own record of the call does not repeat the card in raw form.
+      expect(await page.locator('.message-tool .tool-call').count()).toBe(0);
 
       // Two files changed: the turn's summary lists both, the new one marked.
       const changes = page.getByRole('region', { name: 'Files changed in this turn' });

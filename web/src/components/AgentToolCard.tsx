@@ -3,6 +3,7 @@ import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
 import type { AgentToolCall } from '../state/agentMessageTypes';
 import { DiffDisclosure } from './DiffDisclosure';
+import { DiffView } from './DiffView';
 import { ToolKindIcon } from './ToolKindIcon';
 
 /** Props of {@link AgentToolCard}. */
@@ -32,6 +33,8 @@ export function AgentToolCard({ call, output }: AgentToolCardProps) {
   const card = useRef<HTMLElement>(null);
   const diffs = call.content.flatMap((item) => (item.type === 'diff' ? [item] : []));
   const terminal = call.content.some((item) => item.type === 'terminal');
+  // A single diff is drawn open with its path in its header: a link to it would repeat it.
+  const links = diffs.length === 1 ? call.locations.filter((l) => l.path !== diffs[0]?.path) : call.locations;
   const openDiff = (path: string) => {
     const details = [
       ...(card.current?.querySelectorAll<HTMLDetailsElement>('details[data-diff-for]') ?? []),
@@ -53,9 +56,9 @@ export function AgentToolCard({ call, output }: AgentToolCardProps) {
         <span class="agent-tool-title">{call.title}</span>
         <span class={`agent-tool-status agent-tool-status-${call.status}`}>{t(STATUS[call.status])}</span>
       </div>
-      {call.locations.length > 0 && (
+      {links.length > 0 && (
         <ul class="agent-tool-locations" aria-label={t('toolLocations')}>
-          {call.locations.map((location) => {
+          {links.map((location) => {
             const label = location.line === undefined ? location.path : `${location.path}:${location.line}`;
             const hasDiff = diffs.some((diff) => diff.path === location.path);
             return (
@@ -77,15 +80,18 @@ export function AgentToolCard({ call, output }: AgentToolCardProps) {
           })}
         </ul>
       )}
-      {diffs.map((diff) => (
-        <DiffDisclosure
-          key={diff.path}
-          class="agent-tool-diff"
-          diff={diff}
-          initiallyOpen={diffs.length === 1}
-          summary={t('toolDiffOf', { path: diff.path })}
-        />
-      ))}
+      {diffs.length === 1 && diffs[0] ? (
+        <DiffView diff={diffs[0]} />
+      ) : (
+        diffs.map((diff) => (
+          <DiffDisclosure
+            key={diff.path}
+            class="agent-tool-diff"
+            diff={diff}
+            summary={t('toolDiffOf', { path: diff.path.slice(diff.path.lastIndexOf('/') + 1) })}
+          />
+        ))
+      )}
       {terminal ? (
         <TerminalOutput text={output} />
       ) : (

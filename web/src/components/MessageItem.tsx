@@ -122,7 +122,7 @@ export const MessageItem = pure(function MessageItem({
           )}
         </RenderBoundary>
       )}
-      {message.tool && (
+      {message.tool && !message.agentTool && (
         <p class="tool-call">
           {t(message.role === 'tool' ? 'toolRan' : 'toolCalls')}{' '}
           <code class="tool-name">{message.tool.name}</code>{' '}
