@@ -54,10 +54,15 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
       data-approval-id={approval.id}
     >
       <p class="approval-summary">
-        {richMessage(t('approvalWantsTo'), {
-          tool: <strong>{approval.tool}</strong>,
-          summary: approval.summary,
-        })}
+        {/* An agent's request names its call by one title, given as both: said once. */}
+        {approval.summary === approval.tool ? (
+          <strong>{approval.tool}</strong>
+        ) : (
+          richMessage(t('approvalWantsTo'), {
+            tool: <strong>{approval.tool}</strong>,
+            summary: approval.summary,
+          })
+        )}
       </p>
       {approval.diffs?.map((diff) => (
         <DiffView key={diff.path} diff={diff} />
