@@ -120,6 +120,8 @@ describe('agent messages on a phone in Chromium: diffs, options, thinking, tool 
         'Deny',
         'Always deny',
       ]);
+      // The waiting call's card above does not draw the same diff again.
+      expect(await page.locator('.agent-tool[data-tool-call-id="edit-parser"] .diff').count()).toBe(0);
       await card.scrollIntoViewIfNeeded();
     }
     await shot(a.page, 'agent-msg-approval-diff-light');

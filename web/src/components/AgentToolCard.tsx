@@ -11,6 +11,8 @@ export interface AgentToolCardProps {
   readonly call: AgentToolCall;
   /** The call's text output (a terminal's output streams here). */
   readonly output: string;
+  /** True while the approval card under it shows the same diffs: they are not drawn twice. */
+  readonly diffsShownBelow?: boolean;
 }
 
 const STATUS: { readonly [S in AgentToolCall['status']]: MessageKey } = {
@@ -28,10 +30,10 @@ const FOLLOW_SLACK = 24;
  * the files it works on (a tap opens that file's diff), its diffs, and its terminal output in a
  * scrolling block that follows the end as output arrives, unless the person scrolled up.
  */
-export function AgentToolCard({ call, output }: AgentToolCardProps) {
+export function AgentToolCard({ call, output, diffsShownBelow = false }: AgentToolCardProps) {
   const t = useT();
   const card = useRef<HTMLElement>(null);
-  const diffs = call.content.flatMap((item) => (item.type === 'diff' ? [item] : []));
+  const diffs = diffsShownBelow ? [] : call.content.flatMap((item) => (item.type === 'diff' ? [item] : []));
   const terminal = call.content.some((item) => item.type === 'terminal');
   // A single diff is drawn open with its path in its header: a link to it would repeat it.
   const links = diffs.length === 1 ? call.locations.filter((l) => l.path !== diffs[0]?.path) : call.locations;

@@ -114,7 +114,11 @@ export const MessageItem = pure(function MessageItem({
         // A message that cannot be drawn shows as written; the rest of the page carries on.
         <RenderBoundary fallback={<PlainReply text={message.text} reason="broken" />}>
           {message.agentTool ? (
-            <AgentToolCard call={message.agentTool} output={message.text} />
+            <AgentToolCard
+              call={message.agentTool}
+              output={message.text}
+              diffsShownBelow={waitingOn.some((approval) => (approval.diffs?.length ?? 0) > 0)}
+            />
           ) : message.thought ? (
             <ThoughtView text={message.text} streaming={message.status === 'streaming'} />
           ) : (
