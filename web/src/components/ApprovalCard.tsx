@@ -1,17 +1,32 @@
 import { useState } from 'preact/hooks';
+import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
 import { richMessage } from '../i18n/richMessage';
+import type { PermissionOption } from '../state/agentMessageTypes';
 import { useSession } from '../state/SessionContext';
 import type { Approval, ApprovalDecision } from '../state/types';
 import { useWatching } from '../state/WatchingContext';
 import { DecisionLine } from './DecisionLine';
+import { DiffView } from './DiffView';
+
+/** The page's words for an agent's options, by kind: the same on every agent and language. */
+const OPTION_LABEL: { readonly [K in PermissionOption['kind']]: MessageKey } = {
+  allow_once: 'optionAllowOnce',
+  allow_always: 'optionAllowAlways',
+  reject_once: 'optionDeny',
+  reject_always: 'optionDenyAlways',
+};
 
 /** Props of {@link ApprovalCard}. */
 export interface ApprovalCardProps {
   readonly approval: Approval;
 }
 
-/** A tool call waiting for the person: what it would do, and Allow / Deny. */
+/**
+ * A tool call waiting for the person: what it would do (the file changes as diffs, when known),
+ * and Allow / Deny, or an ACP agent's own options (allow once or always, deny once or always).
+ * The same card in the conversation and in the approvals list, on every device.
+ */
 export function ApprovalCard({ approval }: ApprovalCardProps) {
   const session = useSession();
   const t = useT();
@@ -20,9 +35,10 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
   // when, and the card shows it at once instead of buttons that can no longer work.
   const [answered, setAnswered] = useState<ApprovalDecision | undefined>(undefined);
   const watching = useWatching();
-  const decide = async (decision: 'allow' | 'deny') => {
+  const decide = async (decision: 'allow' | 'deny', optionId?: string) => {
     setBusy(true);
-    await session.act({ action: 'approve', approvalId: approval.id, decision }, (error) => {
+    const action = { action: 'approve', approvalId: approval.id, decision } as const;
+    await session.act(optionId === undefined ? action : { ...action, optionId }, (error) => {
       const decided = error.problem?.decided;
       if (decided?.approvalId !== approval.id) return false;
       setAnswered(decided);
@@ -38,11 +54,19 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
       data-approval-id={approval.id}
     >
       <p class="approval-summary">
-        {richMessage(t('approvalWantsTo'), {
-          tool: <strong>{approval.tool}</strong>,
-          summary: approval.summary,
-        })}
+        {/* An agent's request names its call by one title, given as both: said once. */}
+        {approval.summary === approval.tool ? (
+          <strong>{approval.tool}</strong>
+        ) : (
+          richMessage(t('approvalWantsTo'), {
+            tool: <strong>{approval.tool}</strong>,
+            summary: approval.summary,
+          })
+        )}
       </p>
+      {approval.diffs?.map((diff) => (
+        <DiffView key={diff.path} diff={diff} />
+      ))}
       <details>
         <summary>{t('approvalArguments')}</summary>
         <pre>{approval.args}</pre>
@@ -51,6 +75,25 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
         <DecisionLine decided={answered} />
       ) : watching ? (
         <p class="approval-waiting">{t('approvalWatching')}</p>
+      ) : approval.options && approval.options.length > 0 ? (
+        <div class="approval-actions approval-options">
+          {approval.options.map((option) => {
+            const allow = option.kind === 'allow_once' || option.kind === 'allow_always';
+            return (
+              <button
+                key={option.optionId}
+                type="button"
+                class={allow ? (option.kind === 'allow_once' ? 'primary' : undefined) : 'danger'}
+                title={option.name}
+                data-option-kind={option.kind}
+                disabled={busy}
+                onClick={() => void decide(allow ? 'allow' : 'deny', option.optionId)}
+              >
+                {t(OPTION_LABEL[option.kind])}
+              </button>
+            );
+          })}
+        </div>
       ) : (
         <div class="approval-actions">
           <button type="button" class="primary" disabled={busy} onClick={() => void decide('allow')}>

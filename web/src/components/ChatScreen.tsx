@@ -10,11 +10,13 @@ import type { RevealRequest } from '../state/revealRequest';
 import { useSession } from '../state/SessionContext';
 import { useStoreSelector } from '../state/useStoreSelector';
 import { useWatching } from '../state/WatchingContext';
+import { AgentUnavailableBar } from './AgentUnavailableBar';
 import { Composer } from './Composer';
 import { CurrentFindBar } from './CurrentFindBar';
 import { CurrentMessages } from './CurrentMessages';
 import { LinkedConversationBar } from './LinkedConversationBar';
 import { NoticeBar } from './NoticeBar';
+import { PlanChecklist } from './PlanChecklist';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 
@@ -166,6 +168,8 @@ export function ChatScreen({ onDisconnect }: ChatScreenProps) {
         <LinkedConversationBar {...fromLink} />
         {findOpen && <CurrentFindBar focusSeq={findFocus} onGo={goToMatch} onClose={closeFind} />}
         <CurrentMessages reveal={found?.reveal ?? null} />
+        <PlanChecklist />
+        <AgentUnavailableBar />
         {watching ? (
           <p class="watching-bar" role="status">
             {t('watchingBar')}

@@ -10,6 +10,7 @@ import { DestinationConfirm } from './DestinationConfirm';
 import { Icon } from './Icon';
 import { PendingActions } from './PendingActions';
 import { PendingAttachments } from './PendingAttachments';
+import { SlashCommands } from './SlashCommands';
 
 /**
  * Whether a paste means "attach these files" rather than "type this text". A screenshot or an
@@ -143,6 +144,13 @@ function ComposerForm({
         </p>
       )}
       <PendingAttachments pending={pending} uploads={uploads} />
+      <SlashCommands
+        text={text}
+        onPick={(name) => {
+          setText(`/${name} `);
+          area.current?.focus();
+        }}
+      />
       <div class="composer-row">
         <input
           ref={fileInput}
@@ -194,6 +202,14 @@ function ComposerForm({
             void session.uploads.add(Array.from(data.files), conversationId);
           }}
           onKeyDown={(event) => {
+            // Down from a "/" being typed goes into the agent's commands offered above.
+            const command =
+              event.key === 'ArrowDown' && event.currentTarget.form?.querySelector('.slash-command');
+            if (command instanceof HTMLElement) {
+              event.preventDefault();
+              command.focus();
+              return;
+            }
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
               event.preventDefault();
               if (canSend) void send(text, destination);

@@ -1,9 +1,16 @@
+import type { StoreState } from '@webbridge/client-sdk';
 import { useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { useSession } from '../state/SessionContext';
 import type { Approval, ConversationSummary } from '../state/types';
+import { useStoreSelector } from '../state/useStoreSelector';
 import { ConversationItem } from './ConversationItem';
 import { ConversationSearch, matchesTitle } from './ConversationSearch';
+import { NewConversationSheet } from './NewConversationSheet';
+
+/** The agents and projects a new conversation can have (kept by identity while words stream). */
+const agentsView = ({ snapshot }: StoreState) => snapshot?.agents?.list;
+const projectsView = ({ snapshot }: StoreState) => snapshot?.projects.list;
 
 /** Props of {@link ConversationList}. */
 export interface ConversationListProps {
@@ -25,6 +32,12 @@ export function ConversationList({
   const session = useSession();
   const t = useT();
   const [query, setQuery] = useState('');
+  const [choosing, setChoosing] = useState(false);
+  const agents = useStoreSelector(session.store, agentsView);
+  const projects = useStoreSelector(session.store, projectsView);
+  // "New chat" stays one tap (the built-in agent, this project); with other agents or projects
+  // to choose from, a second button opens the choice.
+  const canChoose = (agents?.length ?? 0) > 1 || (projects?.length ?? 0) > 1;
   const list = conversations
     .filter((c) => c.projectId === projectId && matchesTitle(c.title || t('newChat'), query))
     .sort((a, b) => b.createdAt - a.createdAt);
@@ -41,7 +54,31 @@ export function ConversationList({
         >
           {t('newChatButton')}
         </button>
+        {canChoose && (
+          <button
+            type="button"
+            class="small new-with-agent"
+            aria-haspopup="dialog"
+            aria-label={t('newConversationChooseLabel')}
+            title={t('newConversationChooseLabel')}
+            onClick={() => setChoosing(true)}
+          >
+            {t('newConversationChoose')}
+          </button>
+        )}
       </div>
+      {choosing && (
+        <NewConversationSheet
+          agents={agents ?? []}
+          projects={projects ?? []}
+          projectId={projectId}
+          onClose={() => setChoosing(false)}
+          onDone={() => {
+            setChoosing(false);
+            onNavigate();
+          }}
+        />
+      )}
       <ConversationSearch query={query} onQuery={setQuery} />
       {list.length === 0 && query.trim() !== '' && (
         <p class="search-empty" role="status">

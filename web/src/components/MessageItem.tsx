@@ -4,8 +4,10 @@ import { useI18n, useT } from '../i18n/I18nContext';
 import { pure } from '../render/pure';
 import { useSession } from '../state/SessionContext';
 import type { Approval, Message } from '../state/types';
+import { AgentToolCard } from './AgentToolCard';
 import { ApprovalCard } from './ApprovalCard';
 import { AttachmentView } from './AttachmentView';
+import { ChangesSummary } from './ChangesSummary';
 import { CopyButton } from './CopyButton';
 import { DecisionLine } from './DecisionLine';
 import { Markdown } from './Markdown';
@@ -13,6 +15,9 @@ import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
 import { PlainReply } from './PlainReply';
 import { RenderBoundary } from './RenderBoundary';
+import { StopReasonLine } from './StopReasonLine';
+import '../agentMessages.css';
+import { ThoughtView } from './ThoughtView';
 
 /** Props of {@link MessageItem}. */
 export interface MessageItemProps {
@@ -61,7 +66,13 @@ export const MessageItem = pure(function MessageItem({
   const { t, format } = useI18n();
   const [editing, setEditing] = useState(false);
   // A reply that called a tool and is still streaming is waiting for the tool to finish.
-  const statusKey = message.status === 'streaming' && message.tool ? 'statusRunning' : STATUS[message.status];
+  // An agent's tool call card and its thinking say their own state.
+  const statusKey =
+    message.agentTool || message.thought
+      ? null
+      : message.status === 'streaming' && message.tool
+        ? 'statusRunning'
+        : STATUS[message.status];
   const status = statusKey && t(statusKey);
   const waitingOn = message.status === 'waiting' ? approvals.filter((a) => a.messageId === message.id) : [];
 
@@ -102,10 +113,20 @@ export const MessageItem = pure(function MessageItem({
       ) : (
         // A message that cannot be drawn shows as written; the rest of the page carries on.
         <RenderBoundary fallback={<PlainReply text={message.text} reason="broken" />}>
-          <MessageBody message={message} />
+          {message.agentTool ? (
+            <AgentToolCard
+              call={message.agentTool}
+              output={message.text}
+              diffsShownBelow={waitingOn.some((approval) => (approval.diffs?.length ?? 0) > 0)}
+            />
+          ) : message.thought ? (
+            <ThoughtView text={message.text} streaming={message.status === 'streaming'} />
+          ) : (
+            <MessageBody message={message} />
+          )}
         </RenderBoundary>
       )}
-      {message.tool && (
+      {message.tool && !message.agentTool && (
         <p class="tool-call">
           {t(message.role === 'tool' ? 'toolRan' : 'toolCalls')}{' '}
           <code class="tool-name">{message.tool.name}</code>{' '}
@@ -126,6 +147,10 @@ export const MessageItem = pure(function MessageItem({
           {message.error}
         </p>
       )}
+      {message.stopReason && message.stopReason !== 'end_turn' && (
+        <StopReasonLine reason={message.stopReason} />
+      )}
+      {message.stopReason && <ChangesSummary messageId={message.id} />}
       {message.tool?.decided && <DecisionLine decided={message.tool.decided} />}
       {waitingOn.map((approval) => (
         <ApprovalCard key={approval.id} approval={approval} />

@@ -2,6 +2,7 @@ import { Fragment } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
+import { noteKeyPress } from '../render/keyboardInUse';
 import { MOD, modifierHeld } from '../render/modifierKey';
 import { useSession } from '../state/SessionContext';
 import { useStoreSelector } from '../state/useStoreSelector';
@@ -40,6 +41,7 @@ export function ShortcutsHelp() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      noteKeyPress(event);
       if (event.defaultPrevented || event.altKey) return;
       const mod = modifierHeld(event);
       if (mod && event.shiftKey && event.key.toLowerCase() === 'o') {

@@ -1,6 +1,7 @@
 import { useT } from '../i18n/I18nContext';
 import { pure } from '../render/pure';
 import { useWatching } from '../state/WatchingContext';
+import { AgentPicker } from './AgentPicker';
 import { ApprovalMark } from './ApprovalMark';
 import { ConnectionBadge } from './ConnectionBadge';
 import { Icon } from './Icon';
@@ -48,6 +49,7 @@ export const TopBar = pure(function TopBar({
           <Icon name="eye" /> {t('watchingBadge')}
         </span>
       )}
+      <AgentPicker />
       <button
         type="button"
         class="icon find-button"

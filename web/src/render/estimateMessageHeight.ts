@@ -1,4 +1,5 @@
 import type { Message } from '../state/types';
+import { estimateAgentHeight } from './estimateAgentHeight';
 
 /** A message's text line in CSS px (1rem at a line height of 1.5). */
 const LINE = 24;
@@ -27,6 +28,11 @@ const known = new WeakMap<Message, number>();
 export function estimateMessageHeight(message: Message, width: number): number {
   const cached = known.get(message);
   if (cached !== undefined) return cached;
+  const agent = estimateAgentHeight(message, FRAME[message.role]);
+  if (agent !== undefined) {
+    known.set(message, agent);
+    return agent;
+  }
   // The person's messages are bubbles of at most 85 % of the width.
   const textWidth = (Math.min(width, 768) - INSET) * (message.role === 'user' ? 0.85 : 1);
   const perLine = Math.max(16, Math.floor(textWidth / CHAR));

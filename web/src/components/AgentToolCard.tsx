@@ -1,0 +1,137 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import type { MessageKey } from '../i18n/catalogue';
+import { useT } from '../i18n/I18nContext';
+import type { AgentToolCall } from '../state/agentMessageTypes';
+import { DiffDisclosure } from './DiffDisclosure';
+import { DiffView } from './DiffView';
+import { ToolKindIcon } from './ToolKindIcon';
+
+/** Props of {@link AgentToolCard}. */
+export interface AgentToolCardProps {
+  readonly call: AgentToolCall;
+  /** The call's text output (a terminal's output streams here). */
+  readonly output: string;
+  /** True while the approval card under it shows the same diffs: they are not drawn twice. */
+  readonly diffsShownBelow?: boolean;
+}
+
+const STATUS: { readonly [S in AgentToolCall['status']]: MessageKey } = {
+  pending: 'toolStatusPending',
+  in_progress: 'toolStatusRunning',
+  completed: 'toolStatusDone',
+  failed: 'toolStatusFailed',
+};
+
+/** How near the end (px) a terminal block still counts as following it. */
+const FOLLOW_SLACK = 24;
+
+/**
+ * An ACP agent's tool call as a compact card: what kind of thing it does, its title and status,
+ * the files it works on (a tap opens that file's diff), its diffs, and its terminal output in a
+ * scrolling block that follows the end as output arrives, unless the person scrolled up.
+ */
+export function AgentToolCard({ call, output, diffsShownBelow = false }: AgentToolCardProps) {
+  const t = useT();
+  const card = useRef<HTMLElement>(null);
+  const diffs = diffsShownBelow ? [] : call.content.flatMap((item) => (item.type === 'diff' ? [item] : []));
+  const terminal = call.content.some((item) => item.type === 'terminal');
+  // A single diff is drawn open with its path in its header: a link to it would repeat it.
+  const links = diffs.length === 1 ? call.locations.filter((l) => l.path !== diffs[0]?.path) : call.locations;
+  const openDiff = (path: string) => {
+    const details = [
+      ...(card.current?.querySelectorAll<HTMLDetailsElement>('details[data-diff-for]') ?? []),
+    ].find((element) => element.dataset.diffFor === path);
+    if (!details) return;
+    details.open = true;
+    details.scrollIntoView({ block: 'nearest' });
+    details.querySelector('summary')?.focus();
+  };
+  return (
+    <section
+      ref={card}
+      class={`agent-tool agent-tool-${call.status}`}
+      aria-label={t('toolCardLabel', { title: call.title, status: t(STATUS[call.status]) })}
+      data-tool-call-id={call.id}
+    >
+      <div class="agent-tool-head">
+        <ToolKindIcon kind={call.kind} />
+        <span class="agent-tool-title">{call.title}</span>
+        <span class={`agent-tool-status agent-tool-status-${call.status}`}>{t(STATUS[call.status])}</span>
+      </div>
+      {links.length > 0 && (
+        <ul class="agent-tool-locations" aria-label={t('toolLocations')}>
+          {links.map((location) => {
+            const label = location.line === undefined ? location.path : `${location.path}:${location.line}`;
+            const hasDiff = diffs.some((diff) => diff.path === location.path);
+            return (
+              <li key={label}>
+                {hasDiff ? (
+                  <button
+                    type="button"
+                    class="agent-tool-location link"
+                    aria-label={t('toolOpenDiff', { path: label })}
+                    onClick={() => openDiff(location.path)}
+                  >
+                    {label}
+                  </button>
+                ) : (
+                  <code class="agent-tool-location">{label}</code>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {diffs.length === 1 && diffs[0] ? (
+        <DiffView diff={diffs[0]} />
+      ) : (
+        diffs.map((diff) => (
+          <DiffDisclosure
+            key={diff.path}
+            class="agent-tool-diff"
+            diff={diff}
+            summary={t('toolDiffOf', { path: diff.path.slice(diff.path.lastIndexOf('/') + 1) })}
+          />
+        ))
+      )}
+      {terminal ? (
+        <TerminalOutput text={output} />
+      ) : (
+        output !== '' && (
+          <details class="agent-tool-output">
+            <summary>{t('toolOutput')}</summary>
+            <pre dir="auto">{output}</pre>
+          </details>
+        )
+      )}
+    </section>
+  );
+}
+
+function TerminalOutput({ text }: { text: string }) {
+  const t = useT();
+  const block = useRef<HTMLPreElement>(null);
+  // Whether the block was at its end before this text arrived: then it stays there. A finished
+  // command opens at its end too, where its result is.
+  const [following, setFollowing] = useState(true);
+  useLayoutEffect(() => {
+    const element = block.current;
+    if (element && following) element.scrollTop = element.scrollHeight;
+  }, [text, following]);
+  useEffect(() => {
+    const element = block.current;
+    if (!element) return;
+    const onScroll = () =>
+      setFollowing(element.scrollHeight - element.scrollTop - element.clientHeight <= FOLLOW_SLACK);
+    element.addEventListener('scroll', onScroll, { passive: true });
+    return () => element.removeEventListener('scroll', onScroll);
+  }, []);
+  return (
+    <section class="agent-terminal-box" aria-label={t('toolTerminal')}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}
+      <pre ref={block} class="agent-terminal" tabIndex={0}>
+        {text === '' ? t('toolTerminalEmpty') : text}
+      </pre>
+    </section>
+  );
+}
