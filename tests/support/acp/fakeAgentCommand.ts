@@ -21,9 +21,3 @@ export function fakeAgentCommand(script: FakeAgentScript = {}): AgentCommand {
   const child = fileURLToPath(new URL('./fakeAgentChild.ts', import.meta.url));
   return { command: process.execPath, args: ['--import', tsx, child, JSON.stringify(script)] };
 }
-
-/** The same command as one shell-style line (for `--agent NAME=COMMAND`), each part quoted. */
-function fakeAgentCommandLine(script: FakeAgentScript = {}): string {
-  const { command, args } = fakeAgentCommand(script);
-  return [command, ...args].map((part) => `'${part.replaceAll("'", `'\\''`)}'`).join(' ');
-}

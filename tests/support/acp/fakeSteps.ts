@@ -30,7 +30,7 @@ export const plan = (entries: ReadonlyArray<readonly [string, acp.PlanEntryStatu
   });
 
 /** Waits this long (cut short by a cancel). */
-const wait = (ms: number): FakeStep => ({ type: 'wait', ms });
+export const wait = (ms: number): FakeStep => ({ type: 'wait', ms });
 
 /** Waits until the client cancels the turn. */
 export const waitForCancel = (): FakeStep => ({ type: 'waitForCancel' });

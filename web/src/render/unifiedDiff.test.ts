@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { unifiedDiff } from './unifiedDiff';
 
 const lines = (count: number, change?: number) =>
-  Array.from({ length: count }, (_, i) => (i === change ? `line ${i} changed` : `line ${i}`)).join('\n') + '\n';
+  `${Array.from({ length: count }, (_, i) => (i === change ? `line ${i} changed` : `line ${i}`)).join('\n')}\n`;
 
 describe('unifiedDiff', () => {
   it('counts and pairs a modified line, marking the words that changed', () => {
