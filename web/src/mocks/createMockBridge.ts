@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CONNECTION_STRINGS, type HostMessage, PROTOCOL_VERSION, type Projection } from '@webbridge/contract';
 import {
   chatOnlyActions,
-  createBridge,
+  createBridgeCore,
   createSerialQueue,
   EchoReplies,
   type HostAdapter,
   MemoryConversations,
+  MemoryFiles,
 } from '@webbridge/server';
 import { mockScenario } from './mockScenario';
 
@@ -33,9 +31,12 @@ export interface MockBridge {
    * switch. It runs at once (tasks on the host's queue never await, so none is half done).
    */
   hostSwitch(conversationId?: string): void;
-  /** Stops the bridge, drops the streaming reply and removes the upload folder. */
+  /** Closes the bridge's streams and drops the streaming reply. */
   close(): Promise<void>;
 }
+
+/** The one name the bridge answers to: every request is made its own (see `fetch`). */
+const OWN_HOSTS: ReadonlySet<string> = new Set(['localhost']);
 
 /** The host's answer to a send: the echo, plus the scenario's `/switch` (see {@link createMockBridge}). */
 const SWITCH = '/switch';
@@ -73,12 +74,16 @@ export function createMockBridge(options: MockBridgeOptions = {}): MockBridge {
     authoriseWorkspace: () => undefined,
     locale: () => ({ language: 'en', strings: CONNECTION_STRINGS, protocol: PROTOCOL_VERSION }),
   } satisfies HostAdapter;
-  const uploadDir = mkdtempSync(join(tmpdir(), 'webbridge-mocks-'));
-  const bridge = createBridge({
+  const files = new MemoryFiles();
+  // The bridge's web-standard core alone: no listener, no disk, so it runs in a page as in Node.
+  const bridge = createBridgeCore({
     host,
     accessCode: options.accessCode ?? 'mock',
-    uploadDir,
+    files,
+    allowedHosts: () => OWN_HOSTS,
     logLevel: 'silent',
+    // A destination of its own: pino's page build has no file descriptors to write to.
+    logDestination: { write: () => undefined },
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
 
@@ -100,7 +105,8 @@ export function createMockBridge(options: MockBridgeOptions = {}): MockBridge {
         switchAtNextSend = false;
         hostSwitch();
       } else if (send?.trim() === SWITCH) switchAtNextSend = true;
-      // The bridge answers only to its own names (DNS rebinding): the request is made its own.
+      // The bridge answers only to its own names (DNS rebinding): the request is made its own
+      // (in a page Host is a forbidden header: the bridge takes it from the URL there).
       const headers = new Headers(request.headers);
       headers.set('host', 'localhost');
       const init: RequestInit = { method: request.method, headers, signal: request.signal };
@@ -111,8 +117,7 @@ export function createMockBridge(options: MockBridgeOptions = {}): MockBridge {
     hostSwitch,
     async close() {
       replies.close();
-      await bridge.stop();
-      rmSync(uploadDir, { recursive: true, force: true });
+      bridge.dispose();
     },
   };
 }
