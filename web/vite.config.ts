@@ -1,5 +1,6 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
+import { bundleGuardPlugin } from './src/mocks/bundleGuardPlugin';
 import { mockModePlugin } from './src/mocks/mockModePlugin';
 import { serviceWorkerPlugin } from './src/sw/build/serviceWorkerPlugin';
 
@@ -8,8 +9,9 @@ const src = (pkg: string) => decodeURIComponent(new URL(`../${pkg}/src/index.ts`
 export default defineConfig(() => ({
   // `--mode mock` (`pnpm dev:web`) answers /api/ in the page itself: the real bridge over a
   // scripted in-memory host, behind MSW's worker (src/mocks/mockModePlugin.ts). The build also
-  // builds the service worker (src/sw) into /sw.js.
-  plugins: [preact(), serviceWorkerPlugin(), mockModePlugin()],
+  // builds the service worker (src/sw) into /sw.js; any other build fails if a chunk holds a
+  // module of the bridge, the mocks or MSW (bundleGuardPlugin).
+  plugins: [preact(), serviceWorkerPlugin(), mockModePlugin(), bundleGuardPlugin()],
   resolve: {
     // Built from the sources, like the tests, so the page never runs a stale SDK build.
     alias: {

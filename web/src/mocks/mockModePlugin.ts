@@ -17,7 +17,7 @@ const PAGE_ID = 'virtual:webbridge-page';
  * core still imports resolve to the page's stand-ins (src/mocks/browser/node/), and MSW's
  * worker script is served (and, in a mock build, emitted) from the msw package itself, so it
  * never drifts from the library's version. In any other mode this plugin does nothing: the
- * production build's graph has no path to any of it (web/scripts/checkBundle.mjs proves it).
+ * production build's graph has no path to any of it (bundleGuardPlugin.ts fails such a build).
  */
 export function mockModePlugin(): Plugin {
   let active = false;
