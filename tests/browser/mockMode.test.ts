@@ -109,6 +109,20 @@ describe('the mock mode: the bridge in the page, behind MSW', () => {
     expect(reachedNetwork).toEqual([]);
   });
 
+  it('asks for an approval on `/approve`, and an Allow from the page is recorded on the tool call', async () => {
+    const page = await openMockPage();
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('/approve');
+    await box.press('Enter');
+    const card = page.locator('.message-assistant .approval');
+    await card.waitFor();
+    expect(await card.textContent()).toContain('write_file');
+    await card.getByRole('button', { name: 'Allow' }).click();
+    await page.locator('.message-tool .decision').waitFor();
+    await expect.poll(() => card.count()).toBe(0);
+    expect(reachedNetwork).toEqual([]);
+  });
+
   it('answers every action of the contract as the same mock bridge answers it in Node', async () => {
     const page = await openMockPage();
     const node: MockBridge = createMockBridge();

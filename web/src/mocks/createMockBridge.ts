@@ -9,6 +9,7 @@ import {
   MemoryFiles,
 } from '@webbridge/server';
 import { mockScenario } from './mockScenario';
+import { APPROVE, scriptedActions } from './scriptedActions';
 
 /** Options of {@link createMockBridge}. */
 export interface MockBridgeOptions {
@@ -64,11 +65,20 @@ export function createMockBridge(options: MockBridgeOptions = {}): MockBridge {
   conversations.setMessages(first, scenario.conversations.messages as HostMessage[], null);
   store.publish({ ...store.readState(), tools: scenario.tools, settings: scenario.settings });
 
+  const scripted = scriptedActions(conversations);
   const host = {
     readState: store.readState,
     subscribe: store.subscribe,
     runOnMain,
-    actions: { ...chatOnlyActions(store), ...conversations.actions, ...replies.actions },
+    actions: {
+      ...chatOnlyActions(store),
+      ...conversations.actions,
+      ...replies.actions,
+      ...scripted.actions,
+      // `/approve` makes the scripted model ask for a tool call; any other text is echoed.
+      send: (action) =>
+        action.text.trim() === APPROVE ? scripted.askApproval(action.text) : replies.actions.send(action),
+    },
     addAttachment: conversations.addAttachment,
     resolveMedia: conversations.resolveMedia,
     authoriseWorkspace: () => undefined,
