@@ -1,6 +1,5 @@
 import type { AccessLevel } from '@webbridge/contract';
 import type { Hono } from 'hono';
-import type { DestinationStream } from 'pino';
 import { actionLane } from './adapters/actionLane';
 import { nodeFiles } from './adapters/nodeFiles';
 import {
@@ -12,12 +11,9 @@ import {
   ownHostnames,
 } from './adapters/nodeListener';
 import type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
-import { createBridgeCore } from './createBridgeCore';
-import type { ForgetListener, ListedDevice } from './devices/Devices';
-import type { PairingRateOptions } from './devices/PairingRate';
+import { type BridgeDevices, type BridgeTuning, createBridgeCore } from './createBridgeCore';
 import type { BridgeEnv } from './env';
 import type { ConnectionInfo } from './events/Subscription';
-import type { AuthThrottleOptions } from './guards/AuthThrottle';
 import { describeError } from './logging/describeError';
 import { staticRoutes } from './routes/staticRoutes';
 import { type SecuredListener, secureListener } from './tls/secureListener';
@@ -54,34 +50,6 @@ export interface Bridge {
   connections(): ConnectionInfo[];
   /** Closes every event stream, the listener and every open connection. */
   stop(): Promise<void>;
-}
-
-/** The paired devices of a bridge, as its host sees them. */
-export interface BridgeDevices {
-  /** Every paired device, in pairing order, each with when it was last seen. */
-  list(): ListedDevice[];
-  /**
-   * Forgets a device: its credential is a wrong code from now on, its event streams end and
-   * the media ids issued to it are revoked; other browsers' streams and ids are untouched.
-   * False when there is no such device.
-   */
-  forget(id: string): boolean;
-  /**
-   * Calls `listener` with each device forgotten from now on (by the console, a page, or a
-   * rotation). Returns the function that stops listening.
-   */
-  onForget(listener: ForgetListener): () => void;
-}
-
-/** Options beyond {@link BridgeOptions} that tests tune. */
-export interface BridgeTuning {
-  readonly authThrottle?: AuthThrottleOptions;
-  /** How often one client may pair successfully. */
-  readonly pairingRate?: PairingRateOptions;
-  /** The clock of pairing tokens and devices' last-seen times. @default Date.now */
-  readonly now?: () => number;
-  /** Where log lines go (default: stdout). Tests collect them to prove no secret is logged. */
-  readonly logDestination?: DestinationStream;
 }
 
 /**

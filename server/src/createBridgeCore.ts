@@ -1,12 +1,12 @@
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_MEDIA_TTL_MS, DEFAULT_UPLOAD_LIMIT } from '@webbridge/contract';
 import type { Hono } from 'hono';
+import type { DestinationStream } from 'pino';
 import { ActionDispatcher } from './actions/ActionDispatcher';
 import { type AppDeps, createApp } from './app';
 import { BridgeMemory } from './BridgeMemory';
 import type { BridgeOptions } from './bridge';
-import type { BridgeDevices, BridgeTuning } from './createBridge';
-import { Devices } from './devices/Devices';
-import { PairingRate } from './devices/PairingRate';
+import { Devices, type ForgetListener, type ListedDevice } from './devices/Devices';
+import { PairingRate, type PairingRateOptions } from './devices/PairingRate';
 import { PairingTokens } from './devices/PairingTokens';
 import { MemoryDeviceStore } from './embedding/MemoryDeviceStore';
 import type { BridgeEnv } from './env';
@@ -14,10 +14,38 @@ import { EventHub } from './events/EventHub';
 import type { ConnectionInfo } from './events/Subscription';
 import type { BridgeFiles } from './files/BridgeFiles';
 import { AccessCodes } from './guards/AccessCodes';
-import { AuthThrottle } from './guards/AuthThrottle';
+import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
 import { createLogger } from './logging/createLogger';
 import { holderOf, MediaRegistry } from './media/MediaRegistry';
 import { WireMapper } from './media/WireMapper';
+
+/** The paired devices of a bridge, as its host sees them. */
+export interface BridgeDevices {
+  /** Every paired device, in pairing order, each with when it was last seen. */
+  list(): ListedDevice[];
+  /**
+   * Forgets a device: its credential is a wrong code from now on, its event streams end and
+   * the media ids issued to it are revoked; other browsers' streams and ids are untouched.
+   * False when there is no such device.
+   */
+  forget(id: string): boolean;
+  /**
+   * Calls `listener` with each device forgotten from now on (by the console, a page, or a
+   * rotation). Returns the function that stops listening.
+   */
+  onForget(listener: ForgetListener): () => void;
+}
+
+/** Options beyond {@link BridgeOptions} that tests tune. */
+export interface BridgeTuning {
+  readonly authThrottle?: AuthThrottleOptions;
+  /** How often one client may pair successfully. */
+  readonly pairingRate?: PairingRateOptions;
+  /** The clock of pairing tokens and devices' last-seen times. @default Date.now */
+  readonly now?: () => number;
+  /** Where log lines go (default: stdout). Tests collect them to prove no secret is logged. */
+  readonly logDestination?: DestinationStream;
+}
 
 /** Options of {@link createBridgeCore}: the bridge's, with its edges given instead of made. */
 export interface BridgeCoreOptions extends Omit<BridgeOptions, 'uploadDir' | 'staticDir'>, BridgeTuning {

@@ -8,9 +8,9 @@ export type {
   ListenOptions,
   TransportOptions,
 } from './bridge';
-export type { Bridge, BridgeDevices, BridgeTuning } from './createBridge';
+export type { Bridge } from './createBridge';
 export { createBridge } from './createBridge';
-export type { BridgeCore, BridgeCoreOptions } from './createBridgeCore';
+export type { BridgeCore, BridgeCoreOptions, BridgeDevices, BridgeTuning } from './createBridgeCore';
 export { createBridgeCore } from './createBridgeCore';
 export type { DeviceStore, StoredDevice } from './devices/DeviceStore';
 export type { ForgetListener, ListedDevice } from './devices/Devices';

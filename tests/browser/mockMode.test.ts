@@ -123,6 +123,27 @@ describe('the mock mode: the bridge in the page, behind MSW', () => {
     expect(reachedNetwork).toEqual([]);
   });
 
+  it('takes an upload into the pending tray and serves it back as media, from memory', async () => {
+    const page = await openMockPage();
+    const served = await page.evaluate(async (auth) => {
+      const upload = await fetch('/api/upload?name=note.txt', {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'text/plain' },
+        body: 'hello from the page',
+      });
+      if (upload.status !== 201) return `upload ${upload.status}`;
+      const state = (await (await fetch('/api/state', { headers: auth })).json()) as {
+        conversations: { pending: { name: string; media: { id: string } }[] };
+      };
+      const pending = state.conversations.pending.find((p) => p.name === 'note.txt');
+      if (!pending) return 'not pending';
+      const media = await fetch(`/api/media?id=${encodeURIComponent(pending.media.id)}`);
+      return `${media.status} ${media.headers.get('content-type')} ${await media.text()}`;
+    }, AUTH);
+    expect(served).toBe('200 text/plain hello from the page');
+    expect(reachedNetwork).toEqual([]);
+  });
+
   it('answers every action of the contract as the same mock bridge answers it in Node', async () => {
     const page = await openMockPage();
     const node: MockBridge = createMockBridge();

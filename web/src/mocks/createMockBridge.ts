@@ -115,13 +115,19 @@ export function createMockBridge(options: MockBridgeOptions = {}): MockBridge {
         switchAtNextSend = false;
         hostSwitch();
       } else if (send?.trim() === SWITCH) switchAtNextSend = true;
-      // The bridge answers only to its own names (DNS rebinding): the request is made its own
-      // (in a page Host is a forbidden header: the bridge takes it from the URL there).
+      // The bridge answers only to its own names (DNS rebinding): the request is made its own.
+      // What a network would add is added here: Host and, for a body, Content-Length. A page's
+      // Request refuses both (forbidden header names), so the bridge reads this free-standing
+      // Headers in place of the Request's own.
       const headers = new Headers(request.headers);
       headers.set('host', 'localhost');
+      if (body !== undefined && !headers.has('content-length'))
+        headers.set('content-length', String(body.byteLength));
       const init: RequestInit = { method: request.method, headers, signal: request.signal };
       if (body !== undefined) init.body = body;
-      return bridge.app.fetch(new Request(`http://localhost${url.pathname}${url.search}`, init));
+      const forwarded = new Request(`http://localhost${url.pathname}${url.search}`, init);
+      Object.defineProperty(forwarded, 'headers', { value: headers });
+      return bridge.app.fetch(forwarded);
     },
     state: store.readState,
     hostSwitch,
