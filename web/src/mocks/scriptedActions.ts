@@ -2,7 +2,7 @@ import { type Approval, type HostMessage, ProtocolError, type PushChoices } from
 import type { HostActionHandlers, MemoryConversations } from '@webbridge/server';
 
 /** The actions the scripted host answers beyond the embedding's chat-only defaults. */
-export type ScriptedActionName = 'approve' | 'pushStatus' | 'subscribePush' | 'unsubscribePush';
+type ScriptedActionName = 'approve' | 'pushStatus' | 'subscribePush' | 'unsubscribePush';
 
 /** The scripted host's controls, for the mock bridge (a `/approve` send) and the console. */
 export interface ScriptedHost {

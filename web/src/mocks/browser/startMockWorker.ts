@@ -3,7 +3,7 @@ import { createMockBridge, type MockBridge } from '../createMockBridge';
 import { mockHandlers } from '../mockHandlers';
 
 /** Where the mock mode serves MSW's worker script (src/mocks/mockModePlugin.ts). */
-export const MOCK_WORKER_URL = '/mockServiceWorker.js';
+const MOCK_WORKER_URL = '/mockServiceWorker.js';
 
 /**
  * Starts the page's offline host: the real bridge (its web-standard core) over the scripted
