@@ -1,20 +1,23 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
-import { mockBridgePlugin } from './src/mocks/mockBridgePlugin';
+import { bundleGuardPlugin } from './src/mocks/bundleGuardPlugin';
+import { mockModePlugin } from './src/mocks/mockModePlugin';
 import { serviceWorkerPlugin } from './src/sw/build/serviceWorkerPlugin';
 
 const src = (pkg: string) => decodeURIComponent(new URL(`../${pkg}/src/index.ts`, import.meta.url).pathname);
 
 export default defineConfig(() => ({
-  // `vite` (dev) answers /api/ with the real bridge over an in-memory host (src/mocks); the
-  // build also builds the service worker (src/sw) into /sw.js.
-  plugins: [preact(), serviceWorkerPlugin(), mockBridgePlugin()],
+  // `--mode mock` (`pnpm dev:web`) answers /api/ in the page itself: the real bridge over a
+  // scripted in-memory host, behind MSW's worker (src/mocks/mockModePlugin.ts). The build also
+  // builds the service worker (src/sw) into /sw.js; any other build fails if a chunk holds a
+  // module of the bridge, the mocks or MSW (bundleGuardPlugin).
+  plugins: [preact(), serviceWorkerPlugin(), mockModePlugin(), bundleGuardPlugin()],
   resolve: {
     // Built from the sources, like the tests, so the page never runs a stale SDK build.
     alias: {
       '@webbridge/client-sdk': src('client-sdk'),
       '@webbridge/contract': src('contract'),
-      // Only the dev server's mock bridge (loaded in Node) imports it; the page never does.
+      // Only the mocks import it (the page in mock mode, on its web entry: mockModePlugin).
       '@webbridge/server': src('server'),
     },
   },

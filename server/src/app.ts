@@ -9,6 +9,7 @@ import type { PairingTokens } from './devices/PairingTokens';
 import type { BridgeEnv } from './env';
 import { renderProblem } from './errors/renderProblem';
 import type { EventHub } from './events/EventHub';
+import type { BridgeFiles } from './files/BridgeFiles';
 import type { AccessCodes } from './guards/AccessCodes';
 import type { AuthThrottle } from './guards/AuthThrottle';
 import type { TrustedProxies } from './guards/clientAddress';
@@ -28,7 +29,6 @@ import { localeRoute } from './routes/localeRoute';
 import { pairRoute } from './routes/pairRoute';
 import { pushDecideRoute } from './routes/pushDecideRoute';
 import { stateRoute } from './routes/stateRoute';
-import { staticRoutes } from './routes/staticRoutes';
 import { uploadRoute } from './upload/uploadRoute';
 
 /** Everything the app's routes need; built once by `createBridge`. */
@@ -51,9 +51,11 @@ export interface AppDeps {
   readonly media: MediaRegistry;
   readonly dispatcher: ActionDispatcher;
   readonly heartbeatMs: number;
-  readonly uploadDir: string;
+  /** Uploads and media: the disk behind Node (adapters/nodeFiles.ts), memory in a page. */
+  readonly files: BridgeFiles;
   readonly uploadLimit: number;
-  readonly staticDir: string | undefined;
+  /** Adds the routes of the built web client, last (behind Node: routes/staticRoutes.ts). */
+  readonly serveStatic: ((app: Hono<BridgeEnv>) => void) | undefined;
   /** The local certificate authority's certificate (PEM), served at `/ca.crt` when there is one. */
   readonly authorityPem: () => string | undefined;
 }
@@ -123,7 +125,7 @@ export function createApp(deps: AppDeps): Hono<BridgeEnv> {
       Allow: allow,
     });
   });
-  if (deps.staticDir) staticRoutes(app, deps.staticDir);
+  deps.serveStatic?.(app);
 
   app.notFound((c) => problemOf(c, new ProtocolError('not_found', 'There is no such page.')));
   app.onError((error, c) => {

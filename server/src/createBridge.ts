@@ -1,9 +1,7 @@
 import type { AccessLevel } from '@webbridge/contract';
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_MEDIA_TTL_MS, DEFAULT_UPLOAD_LIMIT } from '@webbridge/contract';
 import type { Hono } from 'hono';
-import type { DestinationStream } from 'pino';
-import { ActionDispatcher } from './actions/ActionDispatcher';
 import { actionLane } from './adapters/actionLane';
+import { nodeFiles } from './adapters/nodeFiles';
 import {
   isLoopback,
   isWildcard,
@@ -12,26 +10,14 @@ import {
   type NodeListener,
   ownHostnames,
 } from './adapters/nodeListener';
-import { type AppDeps, createApp } from './app';
-import { BridgeMemory } from './BridgeMemory';
 import type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
-import { Devices, type ForgetListener, type ListedDevice } from './devices/Devices';
-import { PairingRate, type PairingRateOptions } from './devices/PairingRate';
-import { PairingTokens } from './devices/PairingTokens';
-import { MemoryDeviceStore } from './embedding/MemoryDeviceStore';
+import { type BridgeDevices, type BridgeTuning, createBridgeCore } from './createBridgeCore';
 import type { BridgeEnv } from './env';
-import { EventHub } from './events/EventHub';
 import type { ConnectionInfo } from './events/Subscription';
-import { AccessCodes } from './guards/AccessCodes';
-import { AuthThrottle, type AuthThrottleOptions } from './guards/AuthThrottle';
-import { TrustedProxies } from './guards/clientAddress';
 import { hostnameOf } from './guards/hostGuard';
-import { createLogger } from './logging/createLogger';
 import { describeError } from './logging/describeError';
-import { holderOf, MediaRegistry } from './media/MediaRegistry';
-import { WireMapper } from './media/WireMapper';
+import { staticRoutes } from './routes/staticRoutes';
 import { type SecuredListener, secureListener } from './tls/secureListener';
-import { removeStaleParts } from './upload/removeStaleParts';
 
 /** A bridge: the app, its listener and the controls a host needs. */
 export interface Bridge {
@@ -67,34 +53,6 @@ export interface Bridge {
   stop(): Promise<void>;
 }
 
-/** The paired devices of a bridge, as its host sees them. */
-export interface BridgeDevices {
-  /** Every paired device, in pairing order, each with when it was last seen. */
-  list(): ListedDevice[];
-  /**
-   * Forgets a device: its credential is a wrong code from now on, its event streams end and
-   * the media ids issued to it are revoked; other browsers' streams and ids are untouched.
-   * False when there is no such device.
-   */
-  forget(id: string): boolean;
-  /**
-   * Calls `listener` with each device forgotten from now on (by the console, a page, or a
-   * rotation). Returns the function that stops listening.
-   */
-  onForget(listener: ForgetListener): () => void;
-}
-
-/** Options beyond {@link BridgeOptions} that tests tune. */
-export interface BridgeTuning {
-  readonly authThrottle?: AuthThrottleOptions;
-  /** How often one client may pair successfully. */
-  readonly pairingRate?: PairingRateOptions;
-  /** The clock of pairing tokens and devices' last-seen times. @default Date.now */
-  readonly now?: () => number;
-  /** Where log lines go (default: stdout). Tests collect them to prove no secret is logged. */
-  readonly logDestination?: DestinationStream;
-}
-
 /**
  * Builds the bridge around a host.
  *
@@ -107,7 +65,6 @@ export interface BridgeTuning {
  * ```
  */
 export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
-  const codes = new AccessCodes(options.accessCode, options.viewCode);
   // The public URL's name is the server's too: a proxy or Tailscale Serve passes it on as Host.
   const publicUrl = options.publicUrl === undefined ? undefined : new URL(options.publicUrl);
   const publicHost = publicUrl === undefined ? undefined : hostnameOf(publicUrl.host);
@@ -121,55 +78,18 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
   let stopped = false;
   let hostRefresh: NodeJS.Timeout | undefined;
   let info: AuthorityInfo | undefined;
-  const logger = createLogger(options.logLevel ?? 'info', options.logDestination);
-  const media = new MediaRegistry(options.mediaTtlMs ?? DEFAULT_MEDIA_TTL_MS);
-  const wire = new WireMapper(media);
-  const memory = options.memory ?? new BridgeMemory();
-  const hub = new EventHub(options.host, memory);
-  const now = options.now ?? Date.now;
-  const devices = new Devices(options.devices ?? new MemoryDeviceStore(), now);
-  // Devices paired under a code the host no longer has are forgotten, however it changed.
-  devices.bindCodes(options.accessCode, options.viewCode);
-  const tokens = new PairingTokens(now);
-  // Whoever held a replaced code may hold media ids and resumable places too: revoke them all.
-  const afterRotation = () => {
-    media.revokeAll();
-    hub.restartAll();
-  };
-  const forgetDevice = (id: string): boolean => {
-    if (devices.forget(id) === undefined) return false;
-    // Only what the device held ends: its streams and the media ids issued to it. Everyone
-    // else's stream goes on (a device forgetting itself in a loop disturbs no one).
-    media.revokeHolder(holderOf({ id }));
-    hub.closeWhere((subscription) => subscription.info.deviceId === id);
-    return true;
-  };
-  const deps: AppDeps = {
-    host: options.host,
-    logger,
-    codes,
-    throttle: new AuthThrottle(options.authThrottle, now),
-    devices,
-    tokens,
-    pairings: new PairingRate(options.pairingRate, now),
-    forgetDevice,
+  const files = nodeFiles(options.uploadDir);
+  const { staticDir } = options;
+  // Node's edges around the web-standard core: the disk, the built page, the listener and TLS.
+  const core = createBridgeCore({
+    ...options,
+    files,
     allowedHosts: () => allowed,
-    proxies: new TrustedProxies(options.trustProxy),
-    hub,
-    wire,
-    media,
-    dispatcher: new ActionDispatcher(
-      options.host,
-      media,
-      memory.recentActions(options.host.readState().instanceId),
-    ),
-    heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-    uploadDir: options.uploadDir,
-    uploadLimit: options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT,
-    staticDir: options.staticDir,
+    ...(staticDir ? { serveStatic: (app: Hono<BridgeEnv>) => staticRoutes(app, staticDir) } : {}),
     authorityPem: () => secured?.authority?.certificatePem,
-  };
-  const app = createApp(deps);
+  });
+  const { app, deps } = core;
+  const logger = deps.logger;
   const lane = actionLane(deps);
 
   return {
@@ -179,7 +99,7 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
       if (stopped) throw new Error('A stopped bridge cannot listen again; create a new one.');
       // Certificates are checked before anything listens: a bad pair starts nothing.
       secured = await secureListener(hostname, transport, () => allowed);
-      await removeStaleParts(options.uploadDir);
+      await files.removeStale();
       listener = await listenNode(app, port, hostname, secured.serving, lane, basePath);
       allowed = withPublic(ownHostnames(hostname));
       if (isWildcard(hostname) || secured.authority) {
@@ -231,40 +151,21 @@ export function createBridge(options: BridgeOptions & BridgeTuning): Bridge {
       info = authority;
       return { port: listener.port, hostname, scheme, urls, ...(authority ? { authority } : {}) };
     },
-    setAccessCode(code) {
-      codes.setControl(code);
-      // An old code is a wrong code, and so is everything it granted: every device, every link.
-      tokens.voidRoles(['control', 'view']);
-      devices.forgetWhere(() => true);
-      devices.bindCodes(codes.current, codes.view);
-      afterRotation();
-      logger.info('access code rotated');
-    },
-    setViewCode(code) {
-      codes.setView(code);
-      tokens.voidRoles(['view']);
-      devices.forgetWhere((device) => device.role === 'view');
-      devices.bindCodes(codes.current, codes.view);
-      afterRotation();
-      logger.info(code === undefined ? 'view code removed' : 'view code rotated');
-    },
-    pairingToken: (role) => tokens.mint(role),
-    devices: {
-      list: () => devices.list(),
-      forget: forgetDevice,
-      onForget: (listener) => devices.onForget(listener),
-    },
+    setAccessCode: (code) => core.setAccessCode(code),
+    setViewCode: (code) => core.setViewCode(code),
+    pairingToken: (role) => core.pairingToken(role),
+    devices: core.devices,
     get authority() {
       return info;
     },
     get subscriberCount() {
-      return hub.size;
+      return core.subscriberCount;
     },
-    connections: () => hub.connections(),
+    connections: () => core.connections(),
     async stop() {
       stopped = true;
       if (hostRefresh) clearInterval(hostRefresh);
-      hub.dispose();
+      core.dispose();
       const current = listener;
       listener = undefined;
       await current?.close();

@@ -8,8 +8,10 @@ export type {
   ListenOptions,
   TransportOptions,
 } from './bridge';
-export type { Bridge, BridgeDevices, BridgeTuning } from './createBridge';
+export type { Bridge } from './createBridge';
 export { createBridge } from './createBridge';
+export type { BridgeCore, BridgeCoreOptions, BridgeDevices, BridgeTuning } from './createBridgeCore';
+export { createBridgeCore } from './createBridgeCore';
 export type { DeviceStore, StoredDevice } from './devices/DeviceStore';
 export type { ForgetListener, ListedDevice } from './devices/Devices';
 export type { PairingRateOptions } from './devices/PairingRate';
@@ -24,10 +26,12 @@ export { emptyProjection } from './embedding/emptyProjection';
 export type { ConversationActionName } from './embedding/MemoryConversations';
 export { MemoryConversations } from './embedding/MemoryConversations';
 export { MemoryDeviceStore } from './embedding/MemoryDeviceStore';
+export { MemoryFiles } from './embedding/MemoryFiles';
 export { createSignatureCache } from './events/configSignature';
 export type { Latest, NextSend, SentState } from './events/nextSend';
 export { deltaEventOf, nextSend, snapshotEventOf } from './events/nextSend';
 export type { ConnectionInfo } from './events/Subscription';
+export type { BridgeFiles, OpenedFile, ReceivedFile } from './files/BridgeFiles';
 export type { AuthThrottleOptions } from './guards/AuthThrottle';
 export { TrustedProxies } from './guards/clientAddress';
 export type {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { HostAttachment } from '@webbridge/contract';
 import type { CompletedUpload, MediaFile } from '../HostAdapter';
@@ -23,7 +22,7 @@ export class AttachmentFiles {
 
   /** Takes over a completed upload's file under a new attachment id; returns the attachment. */
   add(upload: CompletedUpload): HostAttachment {
-    const attachment = { id: randomUUID(), name: upload.name, type: upload.type, size: upload.size };
+    const attachment = { id: crypto.randomUUID(), name: upload.name, type: upload.type, size: upload.size };
     this.files.set(attachment.id, {
       path: upload.path,
       name: upload.name,

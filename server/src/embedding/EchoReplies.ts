@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type HostAttachment, type HostMessage, ProtocolError } from '@webbridge/contract';
 import type { HostActionHandlers } from '../HostAdapter';
 import type { MemoryConversations } from './MemoryConversations';
@@ -10,7 +8,7 @@ const ONLY_CHILD = { index: 0, count: 1 };
 
 /** A new message of the conversation's one thread: no branches, so it is its parent's only child. */
 function message(draft: Draft): HostMessage {
-  return { attachments: [], ...draft, id: randomUUID(), createdAt: Date.now(), sibling: ONLY_CHILD };
+  return { attachments: [], ...draft, id: crypto.randomUUID(), createdAt: Date.now(), sibling: ONLY_CHILD };
 }
 
 /**
@@ -82,7 +80,7 @@ export class EchoReplies {
 
   private async echo(r: Reply, words: string[]): Promise<void> {
     for (let i = 1; i <= words.length; i++) {
-      await sleep(this.wordDelayMs);
+      await new Promise((resolve) => setTimeout(resolve, this.wordDelayMs));
       const text = words.slice(0, i).join('');
       const status = i < words.length ? 'streaming' : 'complete';
       // A `stop` queued before this task has ended the reply: then this word and the rest are dropped.

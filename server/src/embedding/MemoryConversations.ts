@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { ConversationSummary, HostAttachment, HostMessage, Model } from '@webbridge/contract';
 import { BUILTIN_AGENT, ProtocolError } from '@webbridge/contract';
 import type { CompletedUpload, HostActionHandlers } from '../HostAdapter';
@@ -80,7 +79,7 @@ export class MemoryConversations {
   readonly store: ProjectionStore;
 
   constructor({ model, title = 'New conversation' }: MemoryConversationsOptions) {
-    const first = { id: randomUUID(), title, projectId: 'main', createdAt: Date.now() };
+    const first = { id: crypto.randomUUID(), title, projectId: 'main', createdAt: Date.now() };
     this.contents.set(first.id, EMPTY);
     this.store = createProjectionStore(emptyProjection({ conversation: first, model }));
     const state = this.store.readState;
@@ -161,7 +160,7 @@ export class MemoryConversations {
 
   private create(title = 'New conversation'): ConversationSummary {
     const summary = {
-      id: randomUUID(),
+      id: crypto.randomUUID(),
       title,
       projectId: this.store.readState().projectId,
       createdAt: Date.now(),

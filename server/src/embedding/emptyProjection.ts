@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { ConversationSummary, Model, Projection } from '@webbridge/contract';
 
 const NO_WORKSPACE = { uri: 'file:///', name: 'none' };
@@ -20,7 +19,7 @@ export interface EmptyProjectionOptions {
  *
  * @example
  * ```ts
- * const conversation = { id: randomUUID(), title: 'Chat', projectId: 'main', createdAt: Date.now() };
+ * const conversation = { id: crypto.randomUUID(), title: 'Chat', projectId: 'main', createdAt: Date.now() };
  * const store = createProjectionStore(emptyProjection({ conversation, model: { id: 'echo', name: 'Echo', provider: 'me' } }));
  * ```
  */
@@ -28,7 +27,7 @@ export function emptyProjection({ conversation, model }: EmptyProjectionOptions)
   // The contract gives every project a workspace; with no roots, none is usable.
   const project = { id: conversation.projectId, name: 'Main', workspace: NO_WORKSPACE, createdAt: 0 };
   return {
-    instanceId: randomUUID(),
+    instanceId: crypto.randomUUID(),
     sessionRevision: 0,
     conversationId: conversation.id,
     projectId: project.id,

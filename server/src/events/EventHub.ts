@@ -6,6 +6,13 @@ import { RESUME_RING_LIMITS, ResumeRing, type ResumeRingLimits } from './ResumeR
 import type { ConnectionInfo, Subscription, SubscriptionSource } from './Subscription';
 
 /**
+ * Runs `task` once the current turn's I/O is done: Node's `setImmediate`; where there is none
+ * (a page: the web client's offline mocks) a zero timeout.
+ */
+const afterThisTurn: (task: () => void) => void =
+  typeof setImmediate === 'function' ? setImmediate : (task) => setTimeout(task, 0);
+
+/**
  * Numbers the host's projections and tells every subscriber when they change. It holds the
  * latest projection (and a short history for resuming); each subscriber keeps what its own
  * client last received, so a slow client costs one reference, not a queue of updates.
@@ -53,7 +60,7 @@ export class EventHub implements SubscriptionSource {
       // by thousands of socket writes, and changes within one tick coalesce.
       if (!this.fanOutScheduled) {
         this.fanOutScheduled = true;
-        setImmediate(() => this.fanOut());
+        afterThisTurn(() => this.fanOut());
       }
     });
   }

@@ -1,6 +1,7 @@
 import { type EventFrames, type HeartbeatEvent, heartbeatFrame, streamEventFrame } from '@webbridge/contract';
 import type { MediaHolder } from '../media/MediaRegistry';
 import type { WireMapper } from '../media/WireMapper';
+import { type IdleTimer, idleTimer } from './idleTimer';
 import { deltaEventOf, nextSend, type SentState, snapshotEventOf } from './nextSend';
 import type { StreamSink } from './StreamSink';
 import type { ConnectionInfo, Subscription, SubscriptionSource } from './Subscription';
@@ -42,7 +43,7 @@ export class Subscriber implements Subscription {
   private started = false;
   private blocked = false;
   private closed = false;
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly heartbeat: IdleTimer;
 
   constructor(private readonly options: SubscriberOptions) {
     this.accessCode = options.accessCode;
@@ -54,8 +55,7 @@ export class Subscriber implements Subscription {
       this.sent = { seq: resumeFrom, state: resumed, signature, clientSeq: resumeFrom };
     }
     // Heartbeats measure the idleness of this stream: every frame re-arms the timer.
-    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
-    this.heartbeat.unref();
+    this.heartbeat = idleTimer(() => this.beat(), options.heartbeatMs);
     sink.onDrain(() => {
       this.blocked = false;
       this.flush();
@@ -83,7 +83,7 @@ export class Subscriber implements Subscription {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.heartbeat);
+    this.heartbeat.stop();
     this.options.hub.remove(this);
     this.options.sink.end();
   }
@@ -130,7 +130,7 @@ export class Subscriber implements Subscription {
 
   private emit(frame: Uint8Array): void {
     if (this.closed) return;
-    this.heartbeat.refresh();
+    this.heartbeat.rearm();
     if (!this.options.sink.write(frame)) this.blocked = true;
   }
 

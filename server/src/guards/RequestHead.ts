@@ -39,5 +39,9 @@ export function headOf(c: Context): RequestHead {
     headers[name] = value;
     rawHeaders.push(name, value);
   });
+  // Outside Node (a page, a worker) Host is a forbidden header name: the Fetch standard takes
+  // it from the URL, and so does the bridge; the Host guard then checks it as any other.
+  // (Not a line the client sent: the header-line count is the request's own.)
+  if (headers.host === undefined) headers.host = new URL(c.req.url).host;
   return { method: c.req.method, headers, rawHeaders, complete: true };
 }

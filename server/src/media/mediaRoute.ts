@@ -1,8 +1,6 @@
-import { constants } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { contract, ProtocolError } from '@webbridge/contract';
 import type { Context } from 'hono';
+import type { BridgeFiles } from '../files/BridgeFiles';
 import { headerCheck } from '../guards/contractHeaders';
 import { headOf } from '../guards/RequestHead';
 import type { HostAdapter } from '../HostAdapter';
@@ -13,13 +11,12 @@ import type { MediaRegistry } from './MediaRegistry';
 const INLINE =
   /^(image\/(png|jpeg|gif|webp|avif)|audio\/[\w.+-]+|video\/[\w.+-]+|application\/pdf|text\/plain)$/;
 
-/** Read-only, and never waiting in `open` (a no-op for regular files). */
-const READ_NOW = constants.O_RDONLY | constants.O_NONBLOCK;
-
 /** Dependencies of GET/HEAD /api/media. */
 export interface MediaDeps {
   readonly host: HostAdapter;
   readonly media: MediaRegistry;
+  /** Where the files are read from (the disk behind Node, memory in a page). */
+  readonly files: BridgeFiles;
 }
 
 /**
@@ -30,7 +27,7 @@ export interface MediaDeps {
  * length read from the open file: one deleted meanwhile (removeAttachment in the same burst)
  * is a 404, or, once open, is served whole from the handle.
  */
-export function mediaRoute({ host, media }: MediaDeps): (c: Context) => Promise<Response> {
+export function mediaRoute({ host, media, files }: MediaDeps): (c: Context) => Promise<Response> {
   const checkHeaders = headerCheck(contract.media);
   return async (c: Context) => {
     checkHeaders(headOf(c));
@@ -38,34 +35,20 @@ export function mediaRoute({ host, media }: MediaDeps): (c: Context) => Promise<
     const query = contractQuery(c, contract.media.query);
     const attachmentId = query.success ? media.resolve(query.data.id) : undefined;
     const file = attachmentId === undefined ? undefined : host.resolveMedia(attachmentId);
-    // Non-blocking: opening a FIFO put where a file was would otherwise wait for a writer.
-    const handle = file ? await open(file.path, READ_NOW).catch(() => undefined) : undefined;
-    const info = handle ? await handle.stat().catch(() => undefined) : undefined;
-    if (!file || !handle || !info?.isFile()) {
-      await handle?.close();
-      throw new ProtocolError('not_found', 'No such media.');
-    }
+    const opened = file ? await files.open(file.path) : undefined;
+    if (!file || !opened) throw new ProtocolError('not_found', 'No such media.');
     const inline = INLINE.test(file.type);
     const headers = {
       'Content-Type': file.type,
-      'Content-Length': String(info.size),
+      'Content-Length': String(opened.size),
       'Cache-Control': 'private, no-store',
       'Content-Security-Policy': "default-src 'none'; sandbox; frame-ancestors 'none'",
       'Content-Disposition': `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
     };
-    if (c.req.method === 'HEAD' || info.size === 0) {
-      await handle.close();
+    if (c.req.method === 'HEAD' || opened.size === 0) {
+      await opened.close();
       return new Response(null, { status: 200, headers });
     }
-    return new Response(body(handle, info.size), { status: 200, headers });
+    return new Response(opened.body(), { status: 200, headers });
   };
-}
-
-/**
- * The first `size` bytes of an open file as a web stream; the handle is closed when the stream
- * ends, fails or is cancelled (a client that went away).
- */
-function body(handle: FileHandle, size: number): ReadableStream<Uint8Array> {
-  const stream = handle.createReadStream({ start: 0, end: size - 1, autoClose: true });
-  return Readable.toWeb(stream) as ReadableStream<Uint8Array>;
 }

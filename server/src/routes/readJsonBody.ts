@@ -17,7 +17,8 @@ export async function readJsonBody(
   const declared = Number(requestHeader(head, 'content-length') ?? 0);
   if (declared > max) throw tooLarge(max);
   const text = await read(max);
-  if (Buffer.byteLength(text) > max) throw tooLarge(max);
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only a text that could be over is encoded.
+  if (text.length * 3 > max && new TextEncoder().encode(text).length > max) throw tooLarge(max);
   try {
     return JSON.parse(text);
   } catch {

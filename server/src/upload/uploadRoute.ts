@@ -1,18 +1,17 @@
-import { rm } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { contract, ProtocolError } from '@webbridge/contract';
 import type { Context } from 'hono';
+import type { BridgeFiles } from '../files/BridgeFiles';
 import { headerCheck, requestHeader } from '../guards/contractHeaders';
-import { headOf, incomingOf } from '../guards/RequestHead';
+import { headOf } from '../guards/RequestHead';
 import type { HostAdapter } from '../HostAdapter';
 import { contractQuery, queryIssues } from '../routes/contractQuery';
-import { receiveUpload } from './receiveUpload';
 import { safeFileName, safeMediaType } from './safeNames';
 
 /** Dependencies of POST /api/upload. */
 export interface UploadDeps {
   readonly host: HostAdapter;
-  readonly uploadDir: string;
+  /** Where the file is streamed to (the disk behind Node, memory in a page). */
+  readonly files: BridgeFiles;
   readonly uploadLimit: number;
 }
 
@@ -26,11 +25,11 @@ function describeSize(bytes: number): string {
 /**
  * POST /api/upload?name=<file name>[&conversationId=<id>]: the raw body is the file,
  * `Content-Type` its type. A Content-Length is required (411) and checked against the limit
- * before anything is read (413); the body is then streamed to disk and handed to the host as
+ * before anything is read (413); the body is then streamed to disk (or memory: BridgeFiles) and handed to the host as
  * a pending attachment of the conversation the browser names (the one its person was looking
  * at, even if the host has moved on meanwhile), or of the current one.
  */
-export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
+export function uploadRoute({ host, files, uploadLimit }: UploadDeps) {
   const checkHeaders = headerCheck(contract.upload);
   return async (c: Context) => {
     const query = contractQuery(c, contract.upload.query);
@@ -61,9 +60,7 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
         `This host takes files of up to ${describeSize(uploadLimit)}.`,
       );
     }
-    const incoming = incomingOf(c);
-    const body = incoming ?? (c.req.raw.body ? Readable.fromWeb(c.req.raw.body as never) : Readable.from([]));
-    const file = await receiveUpload(body, declared, uploadLimit, uploadDir);
+    const file = await files.receive(c, declared, uploadLimit);
     try {
       const attachment = await host.runOnMain(() =>
         host.addAttachment({
@@ -76,7 +73,7 @@ export function uploadRoute({ host, uploadDir, uploadLimit }: UploadDeps) {
       );
       return c.json({ attachment }, 201);
     } catch (error) {
-      await rm(file.path, { force: true });
+      await files.remove(file.path);
       throw error;
     }
   };

@@ -1,16 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CONNECTION_STRINGS, type HostMessage, PROTOCOL_VERSION, type Projection } from '@webbridge/contract';
 import {
   chatOnlyActions,
-  createBridge,
+  createBridgeCore,
   createSerialQueue,
   EchoReplies,
   type HostAdapter,
   MemoryConversations,
+  MemoryFiles,
 } from '@webbridge/server';
 import { mockScenario } from './mockScenario';
+import { APPROVE, scriptedActions } from './scriptedActions';
 
 /** Options of {@link createMockBridge}. */
 export interface MockBridgeOptions {
@@ -33,9 +32,12 @@ export interface MockBridge {
    * switch. It runs at once (tasks on the host's queue never await, so none is half done).
    */
   hostSwitch(conversationId?: string): void;
-  /** Stops the bridge, drops the streaming reply and removes the upload folder. */
+  /** Closes the bridge's streams and drops the streaming reply. */
   close(): Promise<void>;
 }
+
+/** The one name the bridge answers to: every request is made its own (see `fetch`). */
+const OWN_HOSTS: ReadonlySet<string> = new Set(['localhost']);
 
 /** The host's answer to a send: the echo, plus the scenario's `/switch` (see {@link createMockBridge}). */
 const SWITCH = '/switch';
@@ -63,22 +65,35 @@ export function createMockBridge(options: MockBridgeOptions = {}): MockBridge {
   conversations.setMessages(first, scenario.conversations.messages as HostMessage[], null);
   store.publish({ ...store.readState(), tools: scenario.tools, settings: scenario.settings });
 
+  const scripted = scriptedActions(conversations);
   const host = {
     readState: store.readState,
     subscribe: store.subscribe,
     runOnMain,
-    actions: { ...chatOnlyActions(store), ...conversations.actions, ...replies.actions },
+    actions: {
+      ...chatOnlyActions(store),
+      ...conversations.actions,
+      ...replies.actions,
+      ...scripted.actions,
+      // `/approve` makes the scripted model ask for a tool call; any other text is echoed.
+      send: (action) =>
+        action.text.trim() === APPROVE ? scripted.askApproval(action.text) : replies.actions.send(action),
+    },
     addAttachment: conversations.addAttachment,
     resolveMedia: conversations.resolveMedia,
     authoriseWorkspace: () => undefined,
     locale: () => ({ language: 'en', strings: CONNECTION_STRINGS, protocol: PROTOCOL_VERSION }),
   } satisfies HostAdapter;
-  const uploadDir = mkdtempSync(join(tmpdir(), 'webbridge-mocks-'));
-  const bridge = createBridge({
+  const files = new MemoryFiles();
+  // The bridge's web-standard core alone: no listener, no disk, so it runs in a page as in Node.
+  const bridge = createBridgeCore({
     host,
     accessCode: options.accessCode ?? 'mock',
-    uploadDir,
+    files,
+    allowedHosts: () => OWN_HOSTS,
     logLevel: 'silent',
+    // A destination of its own: pino's page build has no file descriptors to write to.
+    logDestination: { write: () => undefined },
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
 
@@ -101,18 +116,24 @@ export function createMockBridge(options: MockBridgeOptions = {}): MockBridge {
         hostSwitch();
       } else if (send?.trim() === SWITCH) switchAtNextSend = true;
       // The bridge answers only to its own names (DNS rebinding): the request is made its own.
+      // What a network would add is added here: Host and, for a body, Content-Length. A page's
+      // Request refuses both (forbidden header names), so the bridge reads this free-standing
+      // Headers in place of the Request's own.
       const headers = new Headers(request.headers);
       headers.set('host', 'localhost');
+      if (body !== undefined && !headers.has('content-length'))
+        headers.set('content-length', String(body.byteLength));
       const init: RequestInit = { method: request.method, headers, signal: request.signal };
       if (body !== undefined) init.body = body;
-      return bridge.app.fetch(new Request(`http://localhost${url.pathname}${url.search}`, init));
+      const forwarded = new Request(`http://localhost${url.pathname}${url.search}`, init);
+      Object.defineProperty(forwarded, 'headers', { value: headers });
+      return bridge.app.fetch(forwarded);
     },
     state: store.readState,
     hostSwitch,
     async close() {
       replies.close();
-      await bridge.stop();
-      rmSync(uploadDir, { recursive: true, force: true });
+      bridge.dispose();
     },
   };
 }

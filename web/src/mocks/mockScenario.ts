@@ -39,10 +39,11 @@ export function mockScenario(): Snapshot {
             'These are **mock** replies. Try:',
             '',
             '- any text: it is *echoed back* word by word,',
+            '- `/approve`: the model asks to write a file, and waits for your answer,',
             '- `/switch` then a message: the host moves elsewhere and your send gets a 409.',
             '',
             // One line: the renderer keeps a line break as a break.
-            'The bridge is the real one, over an in-memory host that only chats: tools, approvals, branches and edits need the reference host (`pnpm start`).',
+            'The bridge is the real one, running in this page over a scripted in-memory host: branches and edits need the reference host (`pnpm start`).',
             '',
             '```ts',
             "const hello = 'world';",
