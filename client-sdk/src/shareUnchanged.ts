@@ -29,6 +29,9 @@ export function shareUnchanged(previous: Snapshot | null, next: Snapshot): Snaps
     const value =
       part === MESSAGES_PART ? shareMessages(was as readonly Message[], now as Message[]) : same(was, now);
     const [key, inner] = part.path;
+    // An optional group (the agents) that the fresh snapshot does not have stays absent: a key
+    // holding undefined would make every snapshot of an older host look changed.
+    if (!Object.hasOwn(after, key)) continue;
     if (inner === undefined) {
       shared[key] = value;
       continue;
