@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { findOnPath } from '../findOnPath';
 
 /** Variables of the host's environment an agent gets: where home is, who and where it runs, its locale. */
 const PASSED = new Set([
@@ -49,20 +48,4 @@ export function agentLaunch(
   }
   Object.assign(env, configured);
   return { command: findOnPath(command, env.PATH) ?? command, env };
-}
-
-/** The absolute path of a bare command name on a PATH, if it is an executable file there. */
-export function findOnPath(command: string, searchPath: string | undefined): string | undefined {
-  if (command.includes('/') || command.includes(path.sep) || !searchPath) return undefined;
-  for (const folder of searchPath.split(path.delimiter)) {
-    if (!path.isAbsolute(folder)) continue;
-    const candidate = path.join(folder, command);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      // Not there; try the next folder.
-    }
-  }
-  return undefined;
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
+import { findOnPath } from '../findOnPath';
 import type { AgentCommandEntry } from './AgentEntry';
-import { findOnPath } from './agentLaunch';
 
 /** An agent the host offers by name when its program is on PATH. */
 interface KnownAgent {

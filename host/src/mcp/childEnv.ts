@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { findOnPath } from '../findOnPath';
 
 /** Folders every Unix-like system has its basic programs in. */
 const SYSTEM_PATH = ['/usr/local/bin', '/usr/bin', '/bin'];
@@ -43,20 +43,4 @@ export function childLaunch(
     env.PATH = [...new Set(folders.filter((folder) => folder !== undefined))].join(path.delimiter);
   }
   return { command: found ?? command, env: env as Record<string, string> };
-}
-
-/** The absolute path of a bare command name on a PATH, if it is an executable file there. */
-function findOnPath(command: string, searchPath: string | undefined): string | undefined {
-  if (command.includes('/') || command.includes(path.sep) || !searchPath) return undefined;
-  for (const folder of searchPath.split(path.delimiter)) {
-    if (!path.isAbsolute(folder)) continue;
-    const candidate = path.join(folder, command);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      if (fs.statSync(candidate).isFile()) return candidate;
-    } catch {
-      // Not there; try the next folder.
-    }
-  }
-  return undefined;
 }
