@@ -94,6 +94,15 @@ describe('push notifications in the service worker (Chromium)', () => {
         actions: (n.actions || []).map((a) => a.action),
       })))`)) as Shown[];
 
+  /** A phone-sized page, connected, allowed to notify, with its service worker running. */
+  async function openWithWorker() {
+    const opened = await openConnected(browser, h, PHONE);
+    await opened.context.grantPermissions(['notifications'], { origin: h.url });
+    await opened.page.evaluate('navigator.serviceWorker.ready.then(() => true)');
+    const worker = opened.context.serviceWorkers()[0] ?? (await opened.context.waitForEvent('serviceworker'));
+    return { ...opened, worker };
+  }
+
   /** What a tap does, dispatched in the worker (no notification can be clicked headless). */
   const tap = (worker: Worker, tag: string, action: string) =>
     worker.evaluate(`self.registration.getNotifications({ tag: ${JSON.stringify(tag)} }).then(([notification]) => {
@@ -101,10 +110,7 @@ describe('push notifications in the service worker (Chromium)', () => {
     })`);
 
   it('shows an approval with Allow and Deny, decides with its token from Allow, then shows what happened', async () => {
-    const { page, context, problems } = await openConnected(browser, h, PHONE);
-    await context.grantPermissions(['notifications'], { origin: h.url });
-    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const { page, context, problems, worker } = await openWithWorker();
     const cdp = await context.newCDPSession(page);
     const registration = await registrationId(cdp);
     const phone = await pairAndSubscribe('Pixel 7');
@@ -184,10 +190,7 @@ describe('push notifications in the service worker (Chromium)', () => {
   });
 
   it('a tap on an approval opens the app at it: its conversation, its card', async () => {
-    const { page, context, problems } = await openConnected(browser, h, PHONE);
-    await context.grantPermissions(['notifications'], { origin: h.url });
-    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const { page, context, problems, worker } = await openWithWorker();
     const tablet = await pairAndSubscribe('iPad');
 
     // An approval waits in a new conversation; the page is then moved back to another one.
@@ -218,10 +221,7 @@ describe('push notifications in the service worker (Chromium)', () => {
   });
 
   it('a tap with no window open opens one at the approval at once, where a link of the same address only names it', async () => {
-    const { page, context, problems } = await openConnected(browser, h, PHONE);
-    await context.grantPermissions(['notifications'], { origin: h.url });
-    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const { page, context, problems, worker } = await openWithWorker();
     const tablet = await pairAndSubscribe('Galaxy Tab');
     await denyWaiting();
 
@@ -295,10 +295,7 @@ describe('push notifications in the service worker (Chromium)', () => {
     });
 
   it('says what waits once, in plain words, in every language of the page: never the tool twice', async () => {
-    const { page, context, problems } = await openConnected(browser, h, PHONE);
-    await context.grantPermissions(['notifications'], { origin: h.url });
-    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const { page, context, problems, worker } = await openWithWorker();
     const phone = await pairAndSubscribe('Galaxy');
     await denyWaiting();
 
@@ -357,10 +354,7 @@ describe('push notifications in the service worker (Chromium)', () => {
       })))`)) as (Shown & { lang: string; dir: string; labels: string[] })[];
 
   it("speaks a non-English page's language in every kind of push: its catalogue, its direction", async () => {
-    const { page, context, problems } = await openConnected(browser, h, PHONE);
-    await context.grantPermissions(['notifications'], { origin: h.url });
-    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const { page, context, problems, worker } = await openWithWorker();
     await page.evaluate("localStorage.setItem('webbridge.language', 'ar')");
     await page.reload();
     await page.locator('.badge[data-status="live"]').waitFor();
@@ -431,10 +425,7 @@ describe('push notifications in the service worker (Chromium)', () => {
   });
 
   it('shows nothing for a push that is not a payload of the contract', async () => {
-    const { page, context, problems } = await openConnected(browser, h, PHONE);
-    await context.grantPermissions(['notifications'], { origin: h.url });
-    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const { page, context, problems, worker } = await openWithWorker();
     await worker.evaluate(
       'self.registration.getNotifications().then((list) => list.forEach((n) => n.close()))',
     );
@@ -482,10 +473,7 @@ describe('push notifications in the service worker (Chromium)', () => {
   });
 
   it('never lets the close of a tapped notification remove the replacement that took its tag', async () => {
-    const { page, context, problems } = await openConnected(browser, h, PHONE);
-    await context.grantPermissions(['notifications'], { origin: h.url });
-    await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
-    const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    const { page, context, problems, worker } = await openWithWorker();
     const phone = await pairAndSubscribe('Pixel 8');
     await denyWaiting();
 
