@@ -6,6 +6,8 @@
  * child process (acpOverheadHost.ts) runs the agent; this process is a phone (the client SDK
  * over HTTP and the event stream) that stamps each chunk once its store holds it. First chunk:
  * prompt or `send` → first chunk held. Per chunk: held − sent by the agent (same machine clock).
+ * The phone's HTTP request is a hop a direct client does not make: its floor, one kept-alive
+ * `GET /api/locale` (public, cached, no executor task) from the same process, is printed too.
  * Run: node --import tsx tests/bench/acpOverhead.ts (BENCH_TURNS, BENCH_WORDS, BENCH_GAP_MS)
  */
 import { spawn } from 'node:child_process';
@@ -95,7 +97,7 @@ async function direct(folder: string): Promise<TurnTimes[]> {
   return collect(starts, received, sentTimes(logFile), promptTimes(logFile));
 }
 
-async function bridged(folder: string): Promise<TurnTimes[]> {
+async function bridged(folder: string): Promise<{ turns: TurnTimes[]; requestMs: number[] }> {
   const logFile = join(folder, 'bridge.jsonl');
   const entry = fileURLToPath(new URL('./acpOverheadHost.ts', import.meta.url));
   const { command, args } = fakeAgentCommand();
@@ -156,10 +158,19 @@ async function bridged(folder: string): Promise<TurnTimes[]> {
     received.push(...turnReceived.slice(0, REPLY_WORDS));
   }
   unsubscribe();
+  // The floor of the phone's hop: the same fetch on the same kept-alive connection, with no action.
+  const requestMs: number[] = [];
+  for (let i = 0; i < 50; i += 1) {
+    const start = preciseNow();
+    const response = await fetch(new URL('api/locale', url.endsWith('/') ? url : `${url}/`));
+    await response.text();
+    if (!response.ok) throw new Error(`GET /api/locale: ${response.status}`);
+    requestMs.push(preciseNow() - start);
+  }
   connection.close();
   host.kill('SIGTERM');
   await new Promise((resolve) => host.once('exit', resolve));
-  return collect(starts, received, sentTimes(logFile), promptTimes(logFile));
+  return { turns: collect(starts, received, sentTimes(logFile), promptTimes(logFile)), requestMs };
 }
 
 /** Pairs the i-th received chunk with the i-th sent one; turn 0 is a warm-up and dropped. */
@@ -198,7 +209,7 @@ function row(path: string, turns: TurnTimes[]): Record<string, string | number> 
 const folder = mkdtempSync(join(tmpdir(), 'acp-overhead-'));
 try {
   const directTurns = await direct(folder);
-  const bridgeTurns = await bridged(folder);
+  const { turns: bridgeTurns, requestMs } = await bridged(folder);
   const a = row('direct ACP client', directTurns);
   const b = row('through the bridge', bridgeTurns);
   const added: Record<string, string | number> = { path: 'added by the bridge', turns: '' };
@@ -211,6 +222,9 @@ try {
     `ACP agent → client: ${REPLY_WORDS} chunks ${CHUNK_GAP_MS} ms apart, ${TURNS} turns after a warm-up`,
     [a, b, added],
   );
+  printTable("The phone's hop alone: GET /api/locale on its kept-alive connection, 50 requests", [
+    { p50: quantile(requestMs, 0.5), p90: quantile(requestMs, 0.9) },
+  ]);
 } finally {
   rmSync(folder, { recursive: true, force: true });
 }
