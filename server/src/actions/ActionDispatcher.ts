@@ -191,5 +191,10 @@ function respond(
     a: typeof action,
     origin: ActionOrigin,
   ) => ActionResultOf<HostActionName>;
-  return { action: action.action, result: handler(action, origin) } as ActionResponse;
+  const result: unknown = handler(action, origin);
+  // A deferred handler's promise is read by settleDeferred only once the executor's task is
+  // over; a rejection before that (an agent that is not configured, answered at once) would be
+  // reported as unhandled meanwhile. settleDeferred still receives it.
+  if (result instanceof Promise) result.catch(() => {});
+  return { action: action.action, result } as ActionResponse;
 }
