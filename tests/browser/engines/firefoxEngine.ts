@@ -73,7 +73,9 @@ export async function launchFirefoxEngine(): Promise<EngineBrowser> {
         reload: async () => {
           await page.reload();
         },
-        url: async () => page.url(),
+        // The document's own address: puppeteer's page.url() over BiDi can miss a
+        // history.replaceState (the page taking the code out of its address).
+        url: async () => page.evaluate('location.href') as Promise<string>,
         setViewport: (size) => setViewport(page, size),
         screenshot: () => page.screenshot(),
         // WebDriver BiDi's permissions.setPermission.
