@@ -71,6 +71,16 @@ export class EventHub implements SubscriptionSource {
     return this.history.at(seq);
   }
 
+  /**
+   * Resolves once the host has stored what the latest projection shows: a task on its main
+   * executor answers after the writes of its turn are committed, and the projection read
+   * before it holds nothing newer than that turn. Whoever hands a projection to a client out of
+   * turn (GET /api/state) waits for it, so no answer names a state a crash could still lose.
+   */
+  settled(): Promise<void> {
+    return this.host.runOnMain(() => undefined);
+  }
+
   /** The latest projection and its sequence number; a client may resume from that seq later. */
   latest(): { seq: number; state: Projection } {
     this.record();

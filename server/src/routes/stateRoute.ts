@@ -36,9 +36,12 @@ export function stateRoute(hub: EventHub, wire: WireMapper) {
     const found = kept.get(key);
     return found?.state === state && found.mediaKey === mediaKey ? found : undefined;
   };
-  return (c: Context<BridgeEnv>) => {
+  return async (c: Context<BridgeEnv>) => {
     checkHeaders(headOf(c));
     const { seq, state } = hub.latest();
+    // Answered once stored: a reply's words appended in this turn are committed at its end,
+    // and a host killed right after the answer must still have every word the client saw.
+    await hub.settled();
     const mediaKey = wire.mediaKey();
     const holder = holderOf(c.get('device'));
     let snapshot = current(SHARED, state, mediaKey) ?? current(holder, state, mediaKey);
