@@ -103,6 +103,29 @@ describe('push notifications in the service worker (Chromium)', () => {
     return { ...opened, worker };
   }
 
+  /**
+   * Opens a new conversation in which a write of `path` waits for an approval, and returns its
+   * push; `backToFirst` moves the host back to the conversation it was in before.
+   */
+  async function approvalElsewhere(subscription: LocalSubscription, path: string) {
+    const first = await getState(h);
+    await postAction(h, { action: 'newConversation' });
+    await postAction(h, {
+      action: 'send',
+      text: `/tool write_file ${JSON.stringify({ path, content: 'x' })}`,
+      ...guardOf(await getState(h)),
+    });
+    const { text, payload } = await nthPush(subscription, 1);
+    if (payload.kind !== 'approval') throw new Error(`pushed ${payload.kind}`);
+    const backToFirst = async () => {
+      await postAction(h, { action: 'selectConversation', conversationId: first.conversationId });
+      await waitFor(async () =>
+        (await getState(h)).conversationId === first.conversationId ? true : undefined,
+      );
+    };
+    return { first, text, payload, backToFirst };
+  }
+
   /** What a tap does, dispatched in the worker (no notification can be clicked headless). */
   const tap = (worker: Worker, tag: string, action: string) =>
     worker.evaluate(`self.registration.getNotifications({ tag: ${JSON.stringify(tag)} }).then(([notification]) => {
@@ -194,19 +217,8 @@ describe('push notifications in the service worker (Chromium)', () => {
     const tablet = await pairAndSubscribe('iPad');
 
     // An approval waits in a new conversation; the page is then moved back to another one.
-    const first = await getState(h);
-    await postAction(h, { action: 'newConversation' });
-    await postAction(h, {
-      action: 'send',
-      text: '/tool write_file {"path":"elsewhere.md","content":"x"}',
-      ...guardOf(await getState(h)),
-    });
-    const { text, payload } = await nthPush(tablet, 1);
-    if (payload.kind !== 'approval') throw new Error(`pushed ${payload.kind}`);
-    await postAction(h, { action: 'selectConversation', conversationId: first.conversationId });
-    await waitFor(async () =>
-      (await getState(h)).conversationId === first.conversationId ? true : undefined,
-    );
+    const { text, payload, backToFirst } = await approvalElsewhere(tablet, 'elsewhere.md');
+    await backToFirst();
 
     // Handed to this context's worker: DevTools may still list an earlier test's registration.
     await push(worker, text);
@@ -225,21 +237,7 @@ describe('push notifications in the service worker (Chromium)', () => {
     const tablet = await pairAndSubscribe('Galaxy Tab');
     await denyWaiting();
 
-    const first = await getState(h);
-    await postAction(h, { action: 'newConversation' });
-    await postAction(h, {
-      action: 'send',
-      text: '/tool write_file {"path":"while-closed.md","content":"x"}',
-      ...guardOf(await getState(h)),
-    });
-    const { text, payload } = await nthPush(tablet, 1);
-    if (payload.kind !== 'approval') throw new Error(`pushed ${payload.kind}`);
-    const backToFirst = async () => {
-      await postAction(h, { action: 'selectConversation', conversationId: first.conversationId });
-      await waitFor(async () =>
-        (await getState(h)).conversationId === first.conversationId ? true : undefined,
-      );
-    };
+    const { text, payload, first, backToFirst } = await approvalElsewhere(tablet, 'while-closed.md');
     await backToFirst();
 
     // No window is open as far as the worker knows, and the window it asks for is recorded: a
