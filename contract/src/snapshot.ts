@@ -111,6 +111,11 @@ function messageSchemaOf<A extends z.ZodTypeAny>(attachment: A) {
     agentTool: agentToolCallSchema.optional(),
     /** On the last message of an ACP agent's turn: why the turn ended. */
     stopReason: stopReasonSchema.optional(),
+    /**
+     * On the result of one of the host's own file tools (write_file, patch_file) that ran: what
+     * it changed, file by file, so the conversation's history shows the diff its approval showed.
+     */
+    diffs: z.array(fileDiffSchema).optional(),
   });
 }
 

@@ -409,6 +409,7 @@ export interface components {
             thought?: true;
             agentTool?: components["schemas"]["AgentToolCall"];
             stopReason?: components["schemas"]["StopReason"];
+            diffs?: components["schemas"]["FileDiff"][];
         };
         /** @enum {string} */
         MessageStatus: "complete" | "streaming" | "stopped" | "error" | "waiting";

@@ -1,4 +1,4 @@
-import type { Settings } from '@webbridge/contract';
+import type { FileDiff, Settings } from '@webbridge/contract';
 import type { ApprovalDecider, HostStore } from '../db/HostStore';
 import type { StoredMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
@@ -176,13 +176,18 @@ export class ToolCalls {
   ): StoredMessage | undefined {
     const abort = new AbortController();
     const workspace = this.selection.workspaceOf(conversationId);
+    // Read just before the tool runs, so the result keeps what it changed, not what the
+    // approval foresaw (the file may have moved on while the call waited).
+    const diffs = tool.diffs?.(args, workspace) ?? [];
     const outcome = executeTool(tool, args, { workspace, settings, signal: abort.signal });
     if (!(outcome instanceof Promise)) {
-      return this.store.transaction(() => this.record(conversationId, call, approvalId, outcome));
+      return this.store.transaction(() => this.record(conversationId, call, approvalId, outcome, diffs));
     }
     this.messages.change(conversationId, call.id, { status: 'streaming' });
     this.options.runner.track(conversationId, call.id, abort, outcome, (ended) => {
-      const result = this.store.transaction(() => this.record(conversationId, call, approvalId, ended));
+      const result = this.store.transaction(() =>
+        this.record(conversationId, call, approvalId, ended, diffs),
+      );
       this.options.onBackgroundResult(conversationId, result);
     });
     return undefined;
@@ -193,8 +198,11 @@ export class ToolCalls {
     call: StoredMessage,
     approvalId: string | null,
     outcome: ToolOutcome,
+    diffs: readonly FileDiff[] = [],
   ): StoredMessage {
     const shown = shownResult(outcome.text);
+    // Only a call that did its work changed the files (a failed patch writes nothing).
+    const changed = outcome.status === 'complete' && outcome.error === null && diffs.length > 0;
     const result = this.messages.add({
       conversationId,
       parentId: call.id,
@@ -203,6 +211,7 @@ export class ToolCalls {
       status: outcome.status,
       ...(outcome.error === null ? {} : { error: outcome.error }),
       ...(call.tool === undefined ? {} : { tool: withApproval(call.tool, approvalId) }),
+      ...(changed ? { diffs: [...diffs] } : {}),
     });
     const { attachments } = this.options;
     const attached = (outcome.files ?? []).map((file) =>

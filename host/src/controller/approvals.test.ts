@@ -40,6 +40,40 @@ describe('tool calls and approvals', () => {
     expect(patched?.options).toBeUndefined();
   });
 
+  it("keeps what an allowed write changed on its result: the conversation's history shows the diff", async () => {
+    const { controller, workspace, dataDir } = start();
+    const real = fs.realpathSync(workspace);
+    fs.writeFileSync(path.join(workspace, 'b.txt'), 'one\ntwo\n');
+    await callTool(controller, '/tool patch_file {"path":"b.txt","find":"two","replace":"2"}');
+    const patch = controller.readState().approvals[0]!;
+    await onMain(controller, () => controller.approvals.approve(patch.id, 'allow'));
+    await waitForIdle(controller);
+    const patched = controller.readState().conversations.messages.at(-1)!;
+    expect(patched).toMatchObject({ role: 'tool', status: 'complete' });
+    expect(patched.diffs).toEqual([
+      { path: path.join(real, 'b.txt'), oldText: 'one\ntwo\n', newText: 'one\n2\n' },
+    ]);
+    // Denied, nothing changed: no diff. Auto-approved, the change is kept as well.
+    await callTool(controller, '/tool write_file {"path":"c.txt","content":"c"}');
+    const write = controller.readState().approvals[0]!;
+    await onMain(controller, () => controller.approvals.approve(write.id, 'deny'));
+    await waitForIdle(controller);
+    expect(controller.readState().conversations.messages.at(-1)!.diffs).toBeUndefined();
+    await onMain(controller, () => controller.settings.update({ autoApprove: ['write_file'] }));
+    await callTool(controller, '/tool write_file {"path":"b.txt","content":"three\\n"}');
+    expect(controller.readState().conversations.messages.at(-1)!.diffs).toEqual([
+      { path: path.join(real, 'b.txt'), oldText: 'one\n2\n', newText: 'three\n' },
+    ]);
+    // Stored: a host started again over the same data shows the same diffs.
+    const before = controller.readState().conversations.messages.filter((m) => m.diffs !== undefined);
+    expect(before).toHaveLength(2);
+    controller.close();
+    open = open.filter((c) => c !== controller);
+    const again = testController({ dataDir }).controller;
+    open.push(again);
+    expect(again.readState().conversations.messages.filter((m) => m.diffs !== undefined)).toEqual(before);
+  });
+
   it('waits for approval, then writes the file inside the workspace when allowed', async () => {
     const { controller, workspace } = start();
     const sent = await callTool(controller, '/tool write_file {"path":"notes/a.txt","content":"hi there"}');

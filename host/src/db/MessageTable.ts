@@ -17,7 +17,7 @@ interface MessageRow {
   readonly tool_args: string | null;
   readonly approval_id: string | null;
   readonly sibling_order: number;
-  /** JSON of the message's {@link AgentFields}; null when it has none (every built-in message). */
+  /** JSON of the message's {@link AgentFields}; null when it has none (most built-in messages). */
   readonly agent: string | null;
 }
 

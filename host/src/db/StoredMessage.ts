@@ -13,14 +13,18 @@ export type StoredMessage = Omit<HostMessage, 'attachments' | 'sibling'> & {
 /** A message about to be stored: the host gives it its id, its time and its sibling order. */
 export type NewMessage = Omit<StoredMessage, 'id' | 'createdAt'>;
 
-/** The fields an ACP agent's messages carry, stored together (one JSON column). */
-export type AgentFields = Pick<HostMessage, 'thought' | 'agentTool' | 'stopReason'>;
+/**
+ * The fields stored together in one JSON column: an ACP agent's (thinking, tool call, stop
+ * reason) and the diffs of the host's own file tools, none of which is ever queried by.
+ */
+export type AgentFields = Pick<HostMessage, 'thought' | 'agentTool' | 'stopReason' | 'diffs'>;
 
 /** The keys of {@link AgentFields}, in the order the wire shows them. */
 export const AGENT_FIELDS = [
   'thought',
   'agentTool',
   'stopReason',
+  'diffs',
 ] as const satisfies readonly (keyof AgentFields)[];
 
 /**

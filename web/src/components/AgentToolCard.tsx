@@ -1,7 +1,9 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
+import { relativePath } from '../render/relativePath';
 import type { AgentToolCall } from '../state/agentMessageTypes';
+import { ProjectRootContext } from '../state/ProjectRootContext';
 import { DiffDisclosure } from './DiffDisclosure';
 import { DiffView } from './DiffView';
 import { ToolKindIcon } from './ToolKindIcon';
@@ -33,6 +35,7 @@ const FOLLOW_SLACK = 24;
 export function AgentToolCard({ call, output, diffsShownBelow = false }: AgentToolCardProps) {
   const t = useT();
   const card = useRef<HTMLElement>(null);
+  const root = useContext(ProjectRootContext);
   const diffs = diffsShownBelow ? [] : call.content.flatMap((item) => (item.type === 'diff' ? [item] : []));
   const terminal = call.content.some((item) => item.type === 'terminal');
   // A single diff is drawn open with its path in its header: a link to it would repeat it.
@@ -61,7 +64,8 @@ export function AgentToolCard({ call, output, diffsShownBelow = false }: AgentTo
       {links.length > 0 && (
         <ul class="agent-tool-locations" aria-label={t('toolLocations')}>
           {links.map((location) => {
-            const label = location.line === undefined ? location.path : `${location.path}:${location.line}`;
+            const path = relativePath(location.path, root) ?? location.path;
+            const label = location.line === undefined ? path : `${path}:${location.line}`;
             const hasDiff = diffs.some((diff) => diff.path === location.path);
             return (
               <li key={label}>
@@ -70,12 +74,15 @@ export function AgentToolCard({ call, output, diffsShownBelow = false }: AgentTo
                     type="button"
                     class="agent-tool-location link"
                     aria-label={t('toolOpenDiff', { path: label })}
+                    title={location.path}
                     onClick={() => openDiff(location.path)}
                   >
                     {label}
                   </button>
                 ) : (
-                  <code class="agent-tool-location">{label}</code>
+                  <code class="agent-tool-location" title={location.path}>
+                    {label}
+                  </code>
                 )}
               </li>
             );

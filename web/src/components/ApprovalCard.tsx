@@ -3,8 +3,10 @@ import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
 import { richMessage } from '../i18n/richMessage';
 import type { PermissionOption } from '../state/agentMessageTypes';
+import { ProjectRootContext, projectRootOf } from '../state/ProjectRootContext';
 import { useSession } from '../state/SessionContext';
 import type { Approval, ApprovalDecision } from '../state/types';
+import { useStoreSelector } from '../state/useStoreSelector';
 import { useWatching } from '../state/WatchingContext';
 import { DecisionLine } from './DecisionLine';
 import { DiffView } from './DiffView';
@@ -35,6 +37,10 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
   // when, and the card shows it at once instead of buttons that can no longer work.
   const [answered, setAnswered] = useState<ApprovalDecision | undefined>(undefined);
   const watching = useWatching();
+  // The card also stands in Settings' list, away from its conversation: its own project's folder.
+  const root = useStoreSelector(session.store, (state) =>
+    projectRootOf(state.snapshot, approval.conversationId),
+  );
   const decide = async (decision: 'allow' | 'deny', optionId?: string) => {
     setBusy(true);
     const action = { action: 'approve', approvalId: approval.id, decision } as const;
@@ -64,9 +70,11 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
           })
         )}
       </p>
-      {approval.diffs?.map((diff) => (
-        <DiffView key={diff.path} diff={diff} />
-      ))}
+      <ProjectRootContext.Provider value={root}>
+        {approval.diffs?.map((diff) => (
+          <DiffView key={diff.path} diff={diff} />
+        ))}
+      </ProjectRootContext.Provider>
       <details>
         <summary>{t('approvalArguments')}</summary>
         <pre>{approval.args}</pre>

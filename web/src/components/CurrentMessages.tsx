@@ -1,3 +1,4 @@
+import { ProjectRootContext, projectRootOf } from '../state/ProjectRootContext';
 import type { RevealRequest } from '../state/revealRequest';
 import { useSession } from '../state/SessionContext';
 import { useStoreSelector } from '../state/useStoreSelector';
@@ -11,5 +12,10 @@ import { MessageList } from './MessageList';
 export function CurrentMessages({ reveal }: { readonly reveal: RevealRequest | null }) {
   const snapshot = useStoreSelector(useSession().store, (state) => state.snapshot, Object.is);
   if (snapshot === null) return null;
-  return <MessageList key={snapshot.conversationId} snapshot={snapshot} reveal={reveal} />;
+  return (
+    // The files its messages name are shown from the project's folder.
+    <ProjectRootContext.Provider value={projectRootOf(snapshot, snapshot.conversationId)}>
+      <MessageList key={snapshot.conversationId} snapshot={snapshot} reveal={reveal} />
+    </ProjectRootContext.Provider>
+  );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useI18n } from '../i18n/I18nContext';
+import { folderOf } from '../render/folderOf';
 import type { ListedSession } from '../state/agentChromeTypes';
 import { useSession } from '../state/SessionContext';
 import type { Snapshot } from '../state/types';
@@ -16,16 +17,6 @@ export interface DeskSessionsProps {
 export function newestFirst(sessions: readonly ListedSession[]): ListedSession[] {
   const time = (s: ListedSession) => (s.updatedAt ? Date.parse(s.updatedAt) || 0 : 0);
   return [...sessions].sort((a, b) => time(b) - time(a));
-}
-
-/** A workspace's folder on the host, from its `file:` URI (other URIs as they are). */
-function folderOf(uri: string): string {
-  if (!uri.startsWith('file:')) return uri;
-  try {
-    return decodeURIComponent(new URL(uri).pathname).replace(/\/$/, '');
-  } catch {
-    return uri;
-  }
 }
 
 /**

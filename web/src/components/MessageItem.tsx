@@ -18,6 +18,7 @@ import { RenderBoundary } from './RenderBoundary';
 import { StopReasonLine } from './StopReasonLine';
 import '../agentMessages.css';
 import { ThoughtView } from './ThoughtView';
+import { ToolResultDiffs } from './ToolResultDiffs';
 
 /** Props of {@link MessageItem}. */
 export interface MessageItemProps {
@@ -187,10 +188,13 @@ function MessageBody({ message }: { message: Message }) {
   }
   if (message.role === 'tool') {
     return (
-      <details class="body tool-result">
-        <summary>{message.tool ? t('toolResultOf', { tool: message.tool.name }) : t('toolResult')}</summary>
-        <pre dir="auto">{message.text}</pre>
-      </details>
+      <>
+        <details class="body tool-result">
+          <summary>{message.tool ? t('toolResultOf', { tool: message.tool.name }) : t('toolResult')}</summary>
+          <pre dir="auto">{message.text}</pre>
+        </details>
+        {message.diffs && message.diffs.length > 0 && <ToolResultDiffs diffs={message.diffs} />}
+      </>
     );
   }
   return message.text === '' ? null : (

@@ -14,14 +14,26 @@ const DIFF_ROWS = 120;
 /**
  * A guess at the height of an ACP agent's message drawn otherwise than as text: its thinking,
  * collapsed to one line whatever its length, and a tool call card (its diff open when it is the
- * only one, its terminal block at most 16rem). Undefined for any other message.
+ * only one, its terminal block at most 16rem), and the result of a host's file tool with its
+ * diffs. Undefined for any other message.
  */
 export function estimateAgentHeight(message: Message, frame: number): number | undefined {
   if (message.thought) return frame + ROW;
   const call = message.agentTool;
-  if (!call) return undefined;
+  // A host's file tool's result: its output folded, then what it changed.
+  if (!call) return message.diffs ? frame + ROW + diffsHeight(message.diffs) : undefined;
   let height = frame + CARD + (call.locations.length > 0 ? ROW : 0);
-  const diffs = call.content.filter((item) => item.type === 'diff');
+  height += diffsHeight(call.content.filter((item) => item.type === 'diff'));
+  if (call.content.some((item) => item.type === 'terminal')) {
+    height += Math.min(TERMINAL_MAX, lineCount(message.text) * MONO_LINE + 16);
+  } else if (message.text !== '') height += ROW;
+  return height;
+}
+
+function diffsHeight(
+  diffs: readonly { readonly oldText: string | null; readonly newText: string }[],
+): number {
+  let height = 0;
   for (const diff of diffs) {
     height += ROW;
     // Only a single diff is open at first; a guess at its changed lines, within the limit.
@@ -30,9 +42,6 @@ export function estimateAgentHeight(message: Message, frame: number): number | u
       height += ROW + Math.min(DIFF_ROWS, lines) * MONO_LINE;
     }
   }
-  if (call.content.some((item) => item.type === 'terminal')) {
-    height += Math.min(TERMINAL_MAX, lineCount(message.text) * MONO_LINE + 16);
-  } else if (message.text !== '') height += ROW;
   return height;
 }
 
