@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeAgent } from '../support/acp/fakeAgent';
-import { fakeAgentCommand } from '../support/acp/fakeAgentCommand';
+import { fakeAgentCommand, fakeAgentFileCommand } from '../support/acp/fakeAgentCommand';
 import type { FakeAgentEvent, FakeAgentScript } from '../support/acp/fakeAgentScript';
 import { edit, plan, say, think, turn, update, waitForCancel } from '../support/acp/fakeSteps';
 import { createRecordingClient, type RecordingClient } from '../support/acp/recordingClient';
@@ -457,6 +457,20 @@ describe('the fake agent as a child process', () => {
     expect(await running).toEqual({ stopReason: 'end_turn' });
     expect(recorder.text(session.sessionId)).toBe('Writing it');
     expect(readFileSync(path, 'utf8')).toBe('hello\n');
+  });
+
+  it('takes a script from a file, past what one argument may hold (128 KiB)', { timeout: 60_000 }, async () => {
+    const long = `${'a line of the long answer\n'.repeat(10_000)}end`;
+    const script: FakeAgentScript = { turns: [turn(say([long]))] };
+    expect(JSON.stringify(script).length).toBeGreaterThan(128 * 1024);
+    // As an argument the kernel refuses it: the test shows why the file is needed.
+    const recorder = createRecordingClient({ root });
+    expect(() => spawnAgent(fakeAgentCommand(script), recorder.app, { cwd: root })).toThrow(/E2BIG/);
+    agent = spawnAgent(fakeAgentFileCommand(join(root, 'script.json'), script), recorder.app, { cwd: root });
+    await initialize(agent.connection.agent);
+    const session = await newSession(agent.connection.agent);
+    expect(await prompt(agent.connection.agent, session.sessionId, 'Go')).toEqual({ stopReason: 'end_turn' });
+    expect(recorder.text(session.sessionId)).toBe(long);
   });
 
   it('keeps its sessions in a state file, so a restarted agent loads them', { timeout: 60_000 }, async () => {

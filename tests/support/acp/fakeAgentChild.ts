@@ -1,7 +1,9 @@
 /**
  * The fake agent as a child process speaking ACP on stdio, as a real agent does. Run with
- * `node --import <tsx> fakeAgentChild.ts '<script JSON>'` (or the script in the environment as
- * FAKE_ACP_SCRIPT, or a file named by FAKE_ACP_SCRIPT_FILE); {@link fakeAgentCommand} builds that
+ * `node --import <tsx> fakeAgentChild.ts '<script JSON>'`, or `… fakeAgentChild.ts --script-file
+ * <path>` for a script too large for one argument (Linux takes at most 128 KiB: a benchmark's
+ * 5,000-line diff), or the script in the environment as FAKE_ACP_SCRIPT, or a file named by
+ * FAKE_ACP_SCRIPT_FILE; {@link fakeAgentCommand} and {@link fakeAgentFileCommand} build the
  * command. Only JSON-RPC goes to stdout; a crash step writes stderr and exits.
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,11 @@ import { createFakeAgent } from './fakeAgent';
 import type { FakeAgentScript, FakeSessionRecord } from './fakeAgentScript';
 
 function readScript(): FakeAgentScript {
+  if (process.argv[2] === '--script-file') {
+    const file = process.argv[3];
+    if (file === undefined) throw new Error('--script-file needs the path of a JSON script');
+    return JSON.parse(readFileSync(file, 'utf8')) as FakeAgentScript;
+  }
   const text =
     process.argv[2] ??
     process.env.FAKE_ACP_SCRIPT ??

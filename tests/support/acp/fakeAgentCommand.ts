@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FakeAgentScript } from './fakeAgentScript';
@@ -17,7 +18,24 @@ export interface AgentCommand {
  * spawn(command, args, { cwd: project });
  */
 export function fakeAgentCommand(script: FakeAgentScript = {}): AgentCommand {
+  return childCommand([JSON.stringify(script)]);
+}
+
+/**
+ * The same command with the script written to `file` (JSON) and named by `--script-file`: for a
+ * script larger than one argument may be (128 KiB on Linux), such as a benchmark's 5,000-line
+ * diff.
+ *
+ * @example
+ * const { command, args } = fakeAgentFileCommand(join(dir, 'script.json'), { turns: [huge] });
+ */
+export function fakeAgentFileCommand(file: string, script: FakeAgentScript): AgentCommand {
+  writeFileSync(file, JSON.stringify(script));
+  return childCommand(['--script-file', file]);
+}
+
+function childCommand(scriptArgs: readonly string[]): AgentCommand {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const child = fileURLToPath(new URL('./fakeAgentChild.ts', import.meta.url));
-  return { command: process.execPath, args: ['--import', tsx, child, JSON.stringify(script)] };
+  return { command: process.execPath, args: ['--import', tsx, child, ...scriptArgs] };
 }
