@@ -241,6 +241,16 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
         // The mode's name fits whole in the pill at 390 px (it is not cut with an ellipsis).
         const label = page.locator('.agent-picker-label');
         expect(await label.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+        // Closed by a tap, as on a phone (a key would show the keyboard's '?' button).
+        await picker.click();
+        await popover.waitFor({ state: 'detached' });
+        // Beside the widest mode, the title is not cut either ("New conversation" whole).
+        const title = page.locator('.topbar-title');
+        expect(await title.textContent()).toBe('New conversation');
+        const cut = (e: Element) => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight;
+        expect(await title.evaluate(cut)).toBe(false);
+        await shot(page, 'agent-topbar-light');
+        await picker.click();
         await popover.getByRole('combobox', { name: /^Model/ }).selectOption('large');
         await stateWhere(h, (s) => s.agents?.session?.configOptions[0]?.currentValue === 'large');
       }

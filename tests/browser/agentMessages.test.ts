@@ -103,7 +103,9 @@ describe('agent messages on a phone in Chromium: diffs, options, thinking, tool 
     for (const { page } of [a, b]) {
       const card = page.locator('.message .approval');
       await card.locator('.diff-lines').waitFor({ timeout: 15_000 });
-      expect(await card.locator('.diff-head .file-path').textContent()).toBe(parser);
+      // From the project's folder; the whole path on the host in its title.
+      expect(await card.locator('.diff-head .file-path').textContent()).toBe('src/parser.ts');
+      expect(await card.locator('.diff-head .file-path').getAttribute('title')).toBe(parser);
       expect(await card.locator('.diff-count-add').textContent()).toBe('+1');
       expect(await card.locator('.diff-count-del').textContent()).toBe('−1');
       // Collapsed to the hunk: 3 lines either side of the changed one, and the gap above.
@@ -161,7 +163,7 @@ describe('agent messages on a phone in Chromium: diffs, options, thinking, tool 
       const changes = page.getByRole('region', { name: 'Files changed in this turn' });
       await changes.waitFor();
       expect(await changes.locator('h3').textContent()).toBe('Changes (2 files)');
-      expect(await changes.locator('summary code').allTextContents()).toEqual([parser, notes]);
+      expect(await changes.locator('summary code').allTextContents()).toEqual(['src/parser.ts', 'NOTES.md']);
     }
     for (const [name, { page }] of [
       ['light', a],

@@ -136,6 +136,16 @@ describe(`agent chrome in ${engine}`, () => {
       'the pill',
       async () => (await page?.text('.agent-picker-button'))?.includes('Accept') ?? false,
     );
+    await page.press('.agent-picker-popover select', 'Escape');
+    await page.waitFor('.agent-picker-popover', { gone: true });
+    // At 390 px the title shows whole beside the widest mode.
+    expect(await page.text('.topbar-title')).toBe('Fix the parser');
+    expect(
+      await page.evaluate<boolean>(
+        `(() => { const e = document.querySelector('.topbar-title'); return e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight; })()`,
+      ),
+    ).toBe(false);
+    await shot(page, 'agent-topbar');
 
     await waitUntil('the turn to end', async () => (await getState(h)).conversations.run.state === 'idle');
     await page.fill(MESSAGE_BOX, '/');

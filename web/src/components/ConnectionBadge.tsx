@@ -40,7 +40,7 @@ export function ConnectionBadge() {
       title={since || undefined}
     >
       <span class="dot" aria-hidden="true" />
-      {label}
+      <span class="badge-label">{label}</span>
       {since && <span class="badge-since">{since}</span>}
     </output>
   );
