@@ -247,7 +247,13 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
         // Beside the widest mode, the title is not cut either ("New conversation" whole).
         const title = page.locator('.topbar-title');
         expect(await title.textContent()).toBe('New conversation');
-        const cut = (e: Element) => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight;
+        // Page-side; the tests' compiler has no DOM library.
+        const cut = (e: {
+          scrollWidth: number;
+          clientWidth: number;
+          scrollHeight: number;
+          clientHeight: number;
+        }) => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight;
         expect(await title.evaluate(cut)).toBe(false);
         await shot(page, 'agent-topbar-light');
         await picker.click();

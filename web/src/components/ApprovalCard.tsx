@@ -41,6 +41,7 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
   const root = useStoreSelector(session.store, (state) =>
     projectRootOf(state.snapshot, approval.conversationId),
   );
+  const live = useStoreSelector(session.store, (state) => state.status === 'live');
   const decide = async (decision: 'allow' | 'deny', optionId?: string) => {
     setBusy(true);
     const action = { action: 'approve', approvalId: approval.id, decision } as const;
@@ -79,6 +80,13 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
         <summary>{t('approvalArguments')}</summary>
         <pre>{approval.args}</pre>
       </details>
+      {/* A tap on a network that died without a word: the request hangs (nothing has failed, so
+          the pending list has nothing yet); the card says it is on its way. */}
+      {busy && !live && !answered && (
+        <p class="approval-waiting" role="status">
+          {t('pendingSending')}
+        </p>
+      )}
       {answered ? (
         <DecisionLine decided={answered} />
       ) : watching ? (

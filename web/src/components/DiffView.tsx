@@ -1,12 +1,12 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import type { Highlighter } from '../markdown/loadHighlighter';
 import { loadHighlighter } from '../markdown/loadHighlighter';
+import { computeDiff } from '../render/diffInWorker';
 import { hastToPreact } from '../render/hastToPreact';
-import { type DiffModule, loadDiff } from '../render/loadDiff';
 import { pure } from '../render/pure';
-import type { DiffRow } from '../render/unifiedDiff';
+import type { DiffRow, UnifiedDiff } from '../render/unifiedDiff';
 import { whenIdle } from '../render/whenIdle';
 import type { FileDiff } from '../state/agentMessageTypes';
 import { FilePath } from './FilePath';
@@ -36,39 +36,49 @@ function languageOf(path: string): string {
  * One file's change as a unified diff: its path, whether it is new or deleted, +/− counts,
  * the changed hunks with a few lines around them (the whole file on "show more"), word-level
  * marks on modified lines and syntax colours on the others. Long lines wrap (see DECISIONS.md:
- * no sideways scrolling inside a list that scrolls down). jsdiff and the highlighter load on
- * demand, the first time a diff is drawn.
+ * no sideways scrolling inside a list that scrolls down). The rows are computed in a worker
+ * (render/diffInWorker.ts); the highlighter loads on demand, the first time a diff is drawn.
  */
 export function DiffView({ diff }: DiffViewProps) {
   const t = useT();
-  const [module, setModule] = useState<DiffModule | null>(null);
+  const [compact, setCompact] = useState<UnifiedDiff | undefined>(undefined);
+  const [whole, setWhole] = useState<UnifiedDiff | undefined>(undefined);
   const [highlighter, setHighlighter] = useState<Highlighter | null>(null);
   const [expanded, setExpanded] = useState(false);
   const [drawn, setDrawn] = useState(ROW_LIMIT);
   useEffect(() => {
     let live = true;
-    void loadDiff().then((loaded) => live && setModule(loaded));
     void loadHighlighter().then((loaded) => live && setHighlighter(loaded));
     return () => {
       live = false;
     };
   }, []);
-  const compact = useMemo(
-    () => module?.unifiedDiff(diff.oldText, diff.newText, CONTEXT),
-    [module, diff.oldText, diff.newText],
-  );
-  const whole = useMemo(
-    () => (expanded ? module?.unifiedDiff(diff.oldText, diff.newText, Number.POSITIVE_INFINITY) : undefined),
-    [expanded, module, diff.oldText, diff.newText],
-  );
-  const shown = whole ?? compact;
+  // Computed off the main thread: a long file's diff is seconds of one task on a slow phone.
+  useEffect(() => {
+    let live = true;
+    void computeDiff(diff.oldText, diff.newText, CONTEXT).then((rows) => live && setCompact(rows));
+    return () => {
+      live = false;
+    };
+  }, [diff.oldText, diff.newText]);
+  useEffect(() => {
+    if (!expanded) return;
+    let live = true;
+    void computeDiff(diff.oldText, diff.newText, Number.POSITIVE_INFINITY).then(
+      (rows) => live && setWhole(rows),
+    );
+    return () => {
+      live = false;
+    };
+  }, [expanded, diff.oldText, diff.newText]);
+  const shown = (expanded ? whole : undefined) ?? compact;
   const total = shown?.rows.length ?? 0;
-  const rows = shown ? shown.rows.slice(0, expanded ? drawn : ROW_LIMIT) : [];
+  const rows = shown ? shown.rows.slice(0, expanded && whole ? drawn : ROW_LIMIT) : [];
   // The whole file grows in slices, each in idle time, until all of it is drawn.
   useEffect(() => {
-    if (!expanded || drawn >= total) return;
+    if (!expanded || !whole || drawn >= total) return;
     return whenIdle(() => setDrawn((count) => count + ROW_STEP));
-  }, [expanded, drawn, total]);
+  }, [expanded, whole, drawn, total]);
   const colours = total <= HIGHLIGHT_LIMIT || !expanded ? highlighter : null;
   const canExpand =
     !expanded &&

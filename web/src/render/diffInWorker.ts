@@ -1,0 +1,71 @@
+import type { DiffAnswer, DiffRequest } from './diffMessages';
+import { loadDiff } from './loadDiff';
+import type { UnifiedDiff } from './unifiedDiff';
+
+/** Answers kept: an approval's diff is asked again by the tool call card once allowed. */
+const KEPT = 8;
+
+let worker: Worker | null | undefined;
+let nextId = 0;
+const waiting = new Map<number, { resolve(diff: UnifiedDiff): void; reject(error: Error): void }>();
+const kept = new Map<string, Promise<UnifiedDiff>>();
+
+/** The worker, started once; null where there is none (a test's DOM) or it cannot start. */
+function theWorker(): Worker | null {
+  if (worker !== undefined) return worker;
+  worker = null;
+  if (typeof Worker === 'undefined') return null;
+  try {
+    worker = new Worker(new URL('./diffWorker.ts', import.meta.url), { type: 'module' });
+  } catch {
+    return null;
+  }
+  worker.onmessage = ({ data }: MessageEvent<DiffAnswer>) => {
+    const asked = waiting.get(data.id);
+    waiting.delete(data.id);
+    if (data.error === undefined) asked?.resolve(data.diff);
+    else asked?.reject(new Error(data.error));
+  };
+  // A worker that fails to load (a blocked script): every request still waiting, and every later
+  // one, is computed on the page instead.
+  worker.onerror = (event) => {
+    event.preventDefault();
+    worker?.terminate();
+    worker = null;
+    for (const asked of waiting.values()) asked.reject(new Error('the diff worker stopped'));
+    waiting.clear();
+  };
+  return worker;
+}
+
+async function onThePage(oldText: string | null, newText: string, context: number): Promise<UnifiedDiff> {
+  return (await loadDiff()).unifiedDiff(oldText, newText, context);
+}
+
+function inWorker(oldText: string | null, newText: string, context: number): Promise<UnifiedDiff> {
+  const running = theWorker();
+  if (running === null) return onThePage(oldText, newText, context);
+  const id = nextId++;
+  const answer = new Promise<UnifiedDiff>((resolve, reject) => waiting.set(id, { resolve, reject }));
+  running.postMessage({ id, oldText, newText, context } satisfies DiffRequest);
+  return answer.catch(() => onThePage(oldText, newText, context));
+}
+
+/**
+ * A file change's rows, computed in a worker (jsdiff on a 5,000-line file is seconds of one
+ * task on a slow phone), on the page where no worker runs. The last few answers are kept, so
+ * the same change drawn twice (the approval card, then the tool call card) is computed once.
+ */
+export function computeDiff(oldText: string | null, newText: string, context: number): Promise<UnifiedDiff> {
+  const key = `${context}\u0000${oldText === null ? '\u0001' : oldText}\u0000${newText}`;
+  const known = kept.get(key);
+  if (known) {
+    kept.delete(key);
+    kept.set(key, known);
+    return known;
+  }
+  const computed = inWorker(oldText, newText, context);
+  kept.set(key, computed);
+  if (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
+  return computed;
+}
