@@ -16,7 +16,8 @@
  *   and when the last line was painted after the approval,
  * - the load average before and after (the machine is shared: read noisy runs as such).
  * Run: pnpm --filter @webbridge/web build && node --import tsx tests/bench/agentDiffSlowPhone.ts
- * Options: `--rate 6` instead of the calibration, `--runs 2`.
+ * Options: `--rate 6` instead of the calibration, `--runs 2`; WEBBRIDGE_BENCH_PROFILE=1 prints
+ * where each phase's main-thread time went (a profiled run's figures are the profile's).
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -29,6 +30,7 @@ import { fakeAgentFileCommand } from '../support/acp/fakeAgentCommand';
 import { edit, say, turn } from '../support/acp/fakeSteps';
 import { act, getState, guardOf } from '../support/api';
 import { BENCHMARK_INDEX, calibrateCpu, LOW_END_ANDROID_INDEX } from './benchmarkIndex';
+import { type CpuProfile, topSelfTime } from './cpuProfileSummary';
 import { WHEN_KEY_PAINTED } from './slowPhoneScene';
 import { printTable, quantile } from './table';
 
@@ -43,6 +45,22 @@ const option = (name: string) => {
 };
 const fixedRate = option('--rate') === undefined ? undefined : Number(option('--rate'));
 const runs = Number(option('--runs') ?? '1');
+/** WEBBRIDGE_BENCH_PROFILE=1 prints where each phase's main-thread time went (slows the page). */
+const profiling = process.env.WEBBRIDGE_BENCH_PROFILE !== undefined;
+
+/** Starts a CPU profile; the returned function stops it and prints its top self time. */
+async function profile(cdp: CDPSession, name: string): Promise<() => Promise<void>> {
+  if (!profiling) return async () => undefined;
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  return async () => {
+    const { profile: taken } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+    const { totalMs, top } = topSelfTime(taken);
+    console.log(`profile ${name}: ${Math.round(totalMs)} ms sampled; top self time:`);
+    for (const { fn, ms: spent } of top.slice(0, 12)) console.log(`  ${spent.toFixed(1).padStart(8)} ms  ${fn}`);
+  };
+}
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 
 /** Page-side recorders (CDP, before the page's scripts): long tasks, long frames, painted keys. */
@@ -193,6 +211,7 @@ async function oneRun(rate: number): Promise<Record<string, string | number>> {
     await page.evaluate(`window.__watch('card', '.message .approval .diff-lines .diff-line')`);
 
     // The diff card: from the host holding the approval to its rows painted.
+    const stopCard = await profile(cdp, 'diff card');
     const fromCard = await pageNow(page);
     const asked = Date.now();
     await act(h, { action: 'send', text: 'rename scale to factor', ...guardOf(await getState(h)) });
@@ -207,6 +226,7 @@ async function oneRun(rate: number): Promise<Record<string, string | number>> {
     }
     const cardAt = await painted(page, 'card');
     const card = await longest(page, fromCard, await pageNow(page));
+    await stopCard();
 
     // Scrolling the page through the card, 400 px a frame, top to bottom.
     const fromScroll = await pageNow(page);
@@ -222,6 +242,7 @@ async function oneRun(rate: number): Promise<Record<string, string | number>> {
     const scroll = await longest(page, fromScroll, await pageNow(page));
 
     // "Show more": the whole file, drawn in idle slices.
+    const stopMore = await profile(cdp, 'show more');
     const fromMore = await pageNow(page);
     await page.locator('.message .approval .diff-more').click();
     const rows = Number(
@@ -244,12 +265,14 @@ async function oneRun(rate: number): Promise<Record<string, string | number>> {
             return g.performance.now() - w.since > 1500 ? n : false;
           },
           undefined,
-          { timeout: 180_000, polling: 100 },
+          // Seldom: counting thousands of rows is work on the page being measured.
+          { timeout: 180_000, polling: 500 },
         )
       ).jsonValue(),
     );
     const expandedMs = Number(await page.evaluate('window.__rows.since')) - fromMore;
     const more = await longest(page, fromMore, await pageNow(page));
+    await stopMore();
 
     // Allowed; the build streams its 2,000 lines while keys are pressed in the composer.
     await page.evaluate(
@@ -261,6 +284,7 @@ async function oneRun(rate: number): Promise<Record<string, string | number>> {
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.focus();
     await page.evaluate('window.__keys.length = 0');
+    const stopKeys = await profile(cdp, 'terminal streaming');
     const fromKeys = await pageNow(page);
     await pressKeys(cdp, KEYS, KEY_EVERY_MS);
     await page
@@ -274,6 +298,7 @@ async function oneRun(rate: number): Promise<Record<string, string | number>> {
       )
       .catch(() => undefined);
     const streamingWhileKeys = await longest(page, fromKeys, await pageNow(page));
+    await stopKeys();
     const keys = (await page.evaluate('window.__keys')) as number[];
     const lastLineAt = await painted(page, 'last line');
     const terminal = await longest(page, fromKeys, await pageNow(page));

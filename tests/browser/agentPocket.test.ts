@@ -126,23 +126,15 @@ describe('agent screens in a pocket (Chromium at 390×844)', () => {
     h = await restartHost(h, agentOptions);
     relay.restore();
     await page.locator('.badge[data-status="live"]').waitFor({ timeout: 30_000 });
-    const after = await getState(h);
-    console.log(
-      JSON.stringify({
-        approvals: after.approvals,
-        last: after.conversations.messages.slice(-2).map((m) => ({
-          role: m.role,
-          status: m.status,
-          stopReason: m.stopReason,
-          error: m.error,
-          agentTool: m.agentTool?.status,
-        })),
-        unavailable: after.conversations.list.find((c) => c.id === after.conversationId)?.unavailable,
-        run: after.conversations.run,
-      }),
-    );
+    // The agent's process went with the host: its request is cancelled, not left waiting.
+    const after = await stateWhere(h, (s) => s.approvals.length === 0);
+    expect(after.conversations.messages.at(-1)).toMatchObject({ role: 'tool', status: 'error' });
+    await card().waitFor({ state: 'detached' });
+    // Its card says the call did not finish; it no longer reads "Pending" for ever.
+    const stopped = page.locator('.agent-tool[data-tool-call-id="edit-2"]');
+    await expect.poll(() => stopped.locator('.agent-tool-status').textContent()).toBe('Failed');
+    await page.locator('.message-error', { hasText: 'was stopped' }).waitFor();
     await shot(page, 'agent-pocket-after-restart');
-    console.log('cards on the page:', await card().count());
     expect(problems).toEqual([]);
   }, 120_000);
 });

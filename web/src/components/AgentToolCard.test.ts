@@ -43,10 +43,50 @@ describe('AgentToolCard', () => {
     expect(diffs.map((d) => d.open)).toEqual([true, false]);
   });
 
+  it('shows a call its turn left unfinished as failed or stopped, not as still pending', () => {
+    // The agent was stopped (a host restart) while the call waited: the message ended in error.
+    render(h(AgentToolCard, { call: { ...edit, status: 'pending' }, output: '', ended: 'error' }), root);
+    expect(root.querySelector('.agent-tool-status')?.textContent).toBe('Failed');
+    expect(root.querySelector('section.agent-tool')?.getAttribute('aria-label')).toBe(
+      'Edit src/a.ts: Failed',
+    );
+    render(
+      h(AgentToolCard, { call: { ...edit, status: 'in_progress' }, output: '', ended: 'stopped' }),
+      root,
+    );
+    expect(root.querySelector('.agent-tool-status')?.textContent).toBe('Stopped');
+    // A call that finished keeps its own status.
+    render(h(AgentToolCard, { call: { ...edit, status: 'completed' }, output: '', ended: 'error' }), root);
+    expect(root.querySelector('.agent-tool-status')?.textContent).toBe('Done');
+  });
+
   it('shows a failed call as failed and its output folded', () => {
     render(h(AgentToolCard, { call: { ...edit, status: 'failed', content: [] }, output: 'rejected' }), root);
     expect(root.querySelector('.agent-tool-status')?.textContent).toBe('Failed');
     expect(root.querySelector('details.agent-tool-output pre')?.textContent).toBe('rejected');
+  });
+
+  it('draws long terminal output in blocks, and output that arrives touches only the last one', () => {
+    const call: AgentToolCall = {
+      ...edit,
+      kind: 'execute',
+      locations: [],
+      content: [{ type: 'terminal', terminalId: 't1' }],
+    };
+    const lines = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `line ${from + i}\n`).join('');
+    render(h(AgentToolCard, { call, output: lines(0, 450) }), root);
+    const pre = root.querySelector<HTMLPreElement>('pre.agent-terminal');
+    const blocks = () => [...(pre?.querySelectorAll('.agent-terminal-chunk') ?? [])];
+    // A browser lays out only the block that changed, not 2,000 lines for each line that comes.
+    const before = blocks();
+    expect(before.length).toBe(3);
+    expect(pre?.textContent).toBe(lines(0, 450));
+    render(h(AgentToolCard, { call, output: lines(0, 460) }), root);
+    const after = blocks();
+    expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
+    expect(after[0]?.firstChild).toBe(before[0]?.firstChild);
+    expect(pre?.textContent).toBe(lines(0, 460));
   });
 
   it('keeps a terminal at its end as output arrives, unless the person scrolled up', () => {

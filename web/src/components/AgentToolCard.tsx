@@ -1,6 +1,7 @@
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
+import { pure } from '../render/pure';
 import { relativePath } from '../render/relativePath';
 import type { AgentToolCall } from '../state/agentMessageTypes';
 import { ProjectRootContext } from '../state/ProjectRootContext';
@@ -15,6 +16,11 @@ export interface AgentToolCardProps {
   readonly output: string;
   /** True while the approval card under it shows the same diffs: they are not drawn twice. */
   readonly diffsShownBelow?: boolean;
+  /**
+   * How its message ended when that was not the call's own end (the agent stopped or failed
+   * mid-call): a call still pending or running then shows this instead.
+   */
+  readonly ended?: 'stopped' | 'error';
 }
 
 const STATUS: { readonly [S in AgentToolCall['status']]: MessageKey } = {
@@ -32,8 +38,12 @@ const FOLLOW_SLACK = 24;
  * the files it works on (a tap opens that file's diff), its diffs, and its terminal output in a
  * scrolling block that follows the end as output arrives, unless the person scrolled up.
  */
-export function AgentToolCard({ call, output, diffsShownBelow = false }: AgentToolCardProps) {
+export function AgentToolCard({ call, output, diffsShownBelow = false, ended }: AgentToolCardProps) {
   const t = useT();
+  // A host restart stops the agent while a call waits: the card must not say "Pending" for ever.
+  const unfinished = call.status === 'pending' || call.status === 'in_progress';
+  const status = unfinished && ended !== undefined ? (ended === 'error' ? 'failed' : 'stopped') : call.status;
+  const statusLabel = t(status === 'stopped' ? 'statusStopped' : STATUS[status]);
   const card = useRef<HTMLElement>(null);
   const root = useContext(ProjectRootContext);
   const diffs = diffsShownBelow ? [] : call.content.flatMap((item) => (item.type === 'diff' ? [item] : []));
@@ -53,13 +63,13 @@ export function AgentToolCard({ call, output, diffsShownBelow = false }: AgentTo
     <section
       ref={card}
       class={`agent-tool agent-tool-${call.status}`}
-      aria-label={t('toolCardLabel', { title: call.title, status: t(STATUS[call.status]) })}
+      aria-label={t('toolCardLabel', { title: call.title, status: statusLabel })}
       data-tool-call-id={call.id}
     >
       <div class="agent-tool-head">
         <ToolKindIcon kind={call.kind} />
         <span class="agent-tool-title">{call.title}</span>
-        <span class={`agent-tool-status agent-tool-status-${call.status}`}>{t(STATUS[call.status])}</span>
+        <span class={`agent-tool-status agent-tool-status-${status}`}>{statusLabel}</span>
       </div>
       {links.length > 0 && (
         <ul class="agent-tool-locations" aria-label={t('toolLocations')}>
@@ -121,6 +131,7 @@ function TerminalOutput({ text }: { text: string }) {
   // Whether the block was at its end before this text arrived: then it stays there. A finished
   // command opens at its end too, where its result is.
   const [following, setFollowing] = useState(true);
+  const ends = useChunkEnds(text);
   useLayoutEffect(() => {
     const element = block.current;
     if (element && following) element.scrollTop = element.scrollHeight;
@@ -137,8 +148,50 @@ function TerminalOutput({ text }: { text: string }) {
     <section class="agent-terminal-box" aria-label={t('toolTerminal')}>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}
       <pre ref={block} class="agent-terminal" tabIndex={0}>
-        {text === '' ? t('toolTerminalEmpty') : text}
+        {text === ''
+          ? t('toolTerminalEmpty')
+          : chunksOf(text, ends).map((chunk, index) => <TerminalChunk key={index} text={chunk} />)}
       </pre>
     </section>
   );
 }
+
+/** Lines per block of terminal output. */
+const CHUNK_LINES = 200;
+
+/**
+ * Where each block of {@link CHUNK_LINES} lines ends in `text`, found again only past the last
+ * known end while the output grows (a command's output only grows while it runs).
+ */
+function useChunkEnds(text: string): readonly number[] {
+  const known = useRef<{ text: string; ends: readonly number[] }>({ text: '', ends: [] });
+  const previous = known.current;
+  if (previous.text === text) return previous.ends;
+  const ends = text.startsWith(previous.text) ? [...previous.ends] : [];
+  let lines = 0;
+  for (let at = text.indexOf('\n', ends.at(-1) ?? 0); at >= 0; at = text.indexOf('\n', at + 1)) {
+    if (++lines < CHUNK_LINES) continue;
+    ends.push(at + 1);
+    lines = 0;
+  }
+  known.current = { text, ends };
+  return ends;
+}
+
+function chunksOf(text: string, ends: readonly number[]): string[] {
+  const chunks: string[] = [];
+  let from = 0;
+  for (const end of ends) {
+    chunks.push(text.slice(from, end));
+    from = end;
+  }
+  if (from < text.length) chunks.push(text.slice(from));
+  return chunks;
+}
+
+// One block per 200 lines, each drawn once: a line that arrives changes the last block only, so
+// the browser lays out that block and not the whole output (2,000 lines cost a slow phone about
+// a second per update when they were one text).
+const TerminalChunk = pure(function TerminalChunk({ text }: { text: string }) {
+  return <span class="agent-terminal-chunk">{text}</span>;
+});

@@ -119,6 +119,9 @@ export const MessageItem = pure(function MessageItem({
               call={message.agentTool}
               output={message.text}
               diffsShownBelow={waitingOn.some((approval) => (approval.diffs?.length ?? 0) > 0)}
+              {...(message.status === 'error' || message.status === 'stopped'
+                ? { ended: message.status }
+                : {})}
             />
           ) : message.thought ? (
             <ThoughtView text={message.text} streaming={message.status === 'streaming'} />
