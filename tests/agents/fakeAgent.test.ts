@@ -459,7 +459,9 @@ describe('the fake agent as a child process', () => {
     expect(readFileSync(path, 'utf8')).toBe('hello\n');
   });
 
-  it('takes a script from a file, past what one argument may hold (128 KiB)', { timeout: 60_000 }, async () => {
+  it('takes a script from a file, past what one argument may hold (128 KiB)', {
+    timeout: 60_000,
+  }, async () => {
     const long = `${'a line of the long answer\n'.repeat(10_000)}end`;
     const script: FakeAgentScript = { turns: [turn(say([long]))] };
     expect(JSON.stringify(script).length).toBeGreaterThan(128 * 1024);

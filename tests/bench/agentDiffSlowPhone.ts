@@ -58,7 +58,8 @@ async function profile(cdp: CDPSession, name: string): Promise<() => Promise<voi
     const { profile: taken } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
     const { totalMs, top } = topSelfTime(taken);
     console.log(`profile ${name}: ${Math.round(totalMs)} ms sampled; top self time:`);
-    for (const { fn, ms: spent } of top.slice(0, 12)) console.log(`  ${spent.toFixed(1).padStart(8)} ms  ${fn}`);
+    for (const { fn, ms: spent } of top.slice(0, 12))
+      console.log(`  ${spent.toFixed(1).padStart(8)} ms  ${fn}`);
   };
 }
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
