@@ -4,6 +4,8 @@ import type { JSX } from 'preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { I18nContext } from '../i18n/I18nContext';
 import { useI18nState } from '../i18n/useI18nState';
+import { createSession, type Session } from '../state/createSession';
+import { type DevicesAccess, DevicesContext } from '../state/DevicesContext';
 import {
   forgetSecrets,
   type KeptDevice,
@@ -11,9 +13,7 @@ import {
   keptDevice,
   type LinkSecret,
   takeLinkSecret,
-} from '../state/accessCode';
-import { createSession, type Session } from '../state/createSession';
-import { type DevicesAccess, DevicesContext } from '../state/DevicesContext';
+} from '../state/deviceCredential';
 import { defaultDeviceName } from '../state/deviceName';
 import { probeAccessCode } from '../state/probeAccessCode';
 import { SessionContext } from '../state/SessionContext';

@@ -5,7 +5,7 @@ import { useSession } from '../state/SessionContext';
 import type { Approval, ConversationSummary } from '../state/types';
 import { useStoreSelector } from '../state/useStoreSelector';
 import { ConversationItem } from './ConversationItem';
-import { ConversationSearch, matchesTitle } from './ConversationSearch';
+import { ConversationTitleFilter, matchesTitle } from './ConversationTitleFilter';
 import { NewConversationSheet } from './NewConversationSheet';
 
 /** The agents and projects a new conversation can have (kept by identity while words stream). */
@@ -79,7 +79,7 @@ export function ConversationList({
           }}
         />
       )}
-      <ConversationSearch query={query} onQuery={setQuery} />
+      <ConversationTitleFilter query={query} onQuery={setQuery} />
       {list.length === 0 && query.trim() !== '' && (
         <p class="search-empty" role="status">
           {t('noConversationMatches', { query: query.trim() })}
