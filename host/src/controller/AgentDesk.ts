@@ -26,7 +26,7 @@ export class AgentDesk {
     const { sessions } = await connection.listSessions();
     return this.run(() =>
       sessions.map((s) => {
-        const open = this.core.store.conversationOfSession(agentId, s.sessionId);
+        const open = this.core.store.conversations.ofSession(agentId, s.sessionId);
         return {
           sessionId: s.sessionId,
           cwd: s.cwd,
@@ -45,7 +45,7 @@ export class AgentDesk {
   async openListed(agentId: string, sessionId: string, projectId: string | undefined): Promise<string> {
     const { store } = this.core;
     const existing = await this.run(() => {
-      const row = store.conversationOfSession(agentId, sessionId);
+      const row = store.conversations.ofSession(agentId, sessionId);
       if (row && row.id !== this.core.selection.conversationId) this.core.moveTo(row.id);
       return row?.id;
     });
@@ -53,7 +53,9 @@ export class AgentDesk {
     const listed = (await this.listSessions(agentId)).find((s) => s.sessionId === sessionId);
     const conversationId = await this.run(() => {
       const project =
-        projectId === undefined ? projectOfFolder(store.projects(), listed?.cwd) : store.project(projectId);
+        projectId === undefined
+          ? projectOfFolder(store.projects.all(), listed?.cwd)
+          : store.projects.get(projectId);
       if (!project) {
         throw notApplicable(
           listed === undefined
@@ -62,7 +64,7 @@ export class AgentDesk {
         );
       }
       const row = this.core.selection.createConversation(project.id, listed?.title ?? '', agentId);
-      store.setAgentSession(row.id, sessionId);
+      store.conversations.setAgentSession(row.id, sessionId);
       this.core.moveTo(row.id);
       return row.id;
     });
@@ -77,11 +79,11 @@ export class AgentDesk {
 }
 
 /** The project whose workspace is `folder`, if any. */
-function projectOfFolder<P extends { readonly workspace_path: string }>(
+function projectOfFolder<P extends { readonly workspacePath: string }>(
   projects: readonly P[],
   folder: string | undefined,
 ): P | undefined {
   if (folder === undefined) return undefined;
   const wanted = path.resolve(folder);
-  return projects.find((p) => path.resolve(p.workspace_path) === wanted);
+  return projects.find((p) => path.resolve(p.workspacePath) === wanted);
 }
