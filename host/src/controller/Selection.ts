@@ -5,6 +5,9 @@ import { newId } from '../ids';
 import { notFound } from './errors';
 import type { MessageRepository } from './MessageRepository';
 
+/** The tables the selection reads and remembers itself in. */
+type SelectionStore = Pick<HostStore, 'transaction' | 'projects' | 'conversations' | 'kv'>;
+
 const KV_CONVERSATION = 'current_conversation';
 const KV_PROJECT = 'current_project';
 const KV_MODEL = 'current_model';
@@ -20,12 +23,12 @@ export class Selection {
   leafId: string | null = null;
   modelId: string;
 
-  private readonly store: HostStore;
+  private readonly store: SelectionStore;
   private readonly messages: MessageRepository;
   private readonly isModel: (id: string) => boolean;
 
   constructor(
-    store: HostStore,
+    store: SelectionStore,
     messages: MessageRepository,
     defaultModel: string,
     isModel: (id: string) => boolean,
@@ -77,7 +80,7 @@ export class Selection {
 
   /**
    * Chooses the model of the current conversation and of the next ones. Both writes keep only
-   * their last value of the turn and run together before its commit (HostStore.setKv), so no
+   * their last value of the turn and run together before its commit (KvTable.set, ConversationTable.setModel), so no
    * savepoint is needed to keep them together, and a burst of switches writes once.
    */
   setModel(modelId: string): void {

@@ -10,7 +10,8 @@ import type { ToolServerView } from './tools/ToolSource';
 
 /** Everything a projection is built from. */
 export interface ProjectionSources {
-  readonly store: HostStore;
+  /** The stored lists: conversations, pending attachments, projects, approvals. */
+  readonly store: Pick<HostStore, 'conversations' | 'attachments' | 'projects' | 'approvals'>;
   readonly selection: Selection;
   readonly messages: MessageRepository;
   readonly identity: SessionIdentity;

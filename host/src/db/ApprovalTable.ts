@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { GroupCommit } from './GroupCommit';
 
 /** Where an approval is in its life. `cancelled`: its reply was stopped, or its agent's question withdrawn. */
-export type ApprovalStatus = 'pending' | 'allowed' | 'denied' | 'cancelled';
+type ApprovalStatus = 'pending' | 'allowed' | 'denied' | 'cancelled';
 
 /**
  * An approval as the host keeps it: the contract's approval (an ACP agent's options and the
