@@ -57,6 +57,7 @@ export class ApprovalTable {
     this.s = prepare(db);
   }
 
+  /** An approval in any state, if it exists. */
   get(id: string): StoredApproval | undefined {
     const row = this.s.get.get(id) as ApprovalRow | undefined;
     return row && fromRow(row);

@@ -52,11 +52,13 @@ export class AttachmentTable {
     return (this.s.pendingBytes.get() as { bytes: number }).bytes;
   }
 
+  /** An attachment of any conversation. */
   get(id: string): StoredAttachment | undefined {
     const row = this.s.get.get(id) as AttachmentRow | undefined;
     return row && fromRow(row);
   }
 
+  /** Records an attachment (pending when `messageId` is null). */
   insert(attachment: StoredAttachment): void {
     this.group.beforeWrite();
     this.s.insert.run({
@@ -77,6 +79,7 @@ export class AttachmentTable {
     this.s.attachToMessage.run(messageId, id);
   }
 
+  /** Forgets an attachment (its file is the caller's to remove). */
   delete(id: string): void {
     this.group.beforeWrite();
     this.s.delete.run(id);

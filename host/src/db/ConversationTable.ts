@@ -58,6 +58,7 @@ export class ConversationTable {
     return (this.s.all.all() as ConversationRow[]).map(fromRow);
   }
 
+  /** A conversation, if it exists (a model set this turn included). */
   get(id: string): StoredConversation | undefined {
     this.group.beforeRead();
     return rowOrUndefined(this.s.get.get(id));
@@ -75,6 +76,7 @@ export class ConversationTable {
     return rowOrUndefined(this.s.ofSession.get(agentId, sessionId));
   }
 
+  /** Adds a conversation. */
   insert(conversation: StoredConversation): void {
     this.group.beforeWrite();
     this.s.insert.run({
@@ -102,11 +104,13 @@ export class ConversationTable {
     this.s.setAgentUnavailable.run(reason, id);
   }
 
+  /** Renames a conversation (empty: untitled). */
   setTitle(id: string, title: string): void {
     this.group.beforeWrite();
     this.s.setTitle.run(title, id);
   }
 
+  /** Moves a conversation's branch to another leaf. */
   setLeaf(id: string, leafId: string | null): void {
     this.group.beforeWrite();
     this.s.setLeaf.run(leafId, id);

@@ -25,6 +25,7 @@ export class KvTable {
     );
   }
 
+  /** The value of a key (a value set this turn included). */
   get(key: string): string | undefined {
     this.group.beforeRead();
     const row = this.select.get(key) as { value: string } | undefined;

@@ -31,11 +31,13 @@ export class ProjectTable {
     return (this.s.all.all() as ProjectRow[]).map(fromRow);
   }
 
+  /** A project, if it exists. */
   get(id: string): StoredProject | undefined {
     const row = this.s.get.get(id) as ProjectRow | undefined;
     return row && fromRow(row);
   }
 
+  /** Adds a project. */
   insert(project: StoredProject): void {
     this.group.beforeWrite();
     this.s.insert.run({
