@@ -1,12 +1,12 @@
 import type { ActionResultOf } from '@webbridge/contract';
-import { AgentDesk } from './AgentDesk';
-import type { AgentSessions, AgentSessionsTarget } from './AgentSessions';
+import { AgentDesk, type AgentDeskTarget } from './AgentDesk';
+import type { AgentSessions } from './AgentSessions';
 import { notApplicable } from './errors';
 
 /** What {@link AgentActions} works with. */
 export interface AgentActionsDeps {
-  /** Where a listed session is opened: the executor, the store, the selection, and moving to it. */
-  readonly desk: Pick<AgentSessionsTarget, 'executor' | 'store' | 'selection' | 'moveTo'>;
+  /** Where a listed session is opened (and the current conversation's agent is checked). */
+  readonly desk: AgentDeskTarget;
   readonly sessions: Pick<AgentSessions, 'connect' | 'open' | 'setMode' | 'setOption'>;
 }
 

@@ -1,7 +1,22 @@
 import path from 'node:path';
 import type { ListedSession } from '@webbridge/contract';
-import type { AgentSessions, AgentSessionsTarget } from './AgentSessions';
+import type { ConversationTable } from '../db/ConversationTable';
+import type { ProjectTable } from '../db/ProjectTable';
+import type { MainExecutor } from '../executor/MainExecutor';
+import type { AgentSessions } from './AgentSessions';
 import { notApplicable } from './errors';
+import type { Selection } from './Selection';
+
+/** What {@link AgentDesk} works on: the tables it reads and writes, the selection, and moving to a conversation. */
+export interface AgentDeskTarget {
+  readonly executor: Pick<MainExecutor, 'run'>;
+  readonly store: {
+    readonly conversations: Pick<ConversationTable, 'get' | 'ofSession' | 'setAgentSession'>;
+    readonly projects: Pick<ProjectTable, 'all' | 'get'>;
+  };
+  readonly selection: Pick<Selection, 'conversationId' | 'createConversation'>;
+  moveTo(conversationId: string): void;
+}
 
 /**
  * Desk to phone: the sessions an agent lists (`session/list`, e.g. started in its own terminal UI
@@ -9,13 +24,10 @@ import { notApplicable } from './errors';
  * next `send` continues the work.
  */
 export class AgentDesk {
-  private readonly core: Pick<AgentSessionsTarget, 'executor' | 'store' | 'selection' | 'moveTo'>;
+  private readonly core: AgentDeskTarget;
   private readonly sessions: Pick<AgentSessions, 'connect' | 'open'>;
 
-  constructor(
-    core: Pick<AgentSessionsTarget, 'executor' | 'store' | 'selection' | 'moveTo'>,
-    sessions: Pick<AgentSessions, 'connect' | 'open'>,
-  ) {
+  constructor(core: AgentDeskTarget, sessions: Pick<AgentSessions, 'connect' | 'open'>) {
     this.core = core;
     this.sessions = sessions;
   }
