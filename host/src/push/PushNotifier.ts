@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Approval, approvalAsk, type Projection, type PushPayload } from '@webbridge/contract';
 import type { ChatController } from '../controller/ChatController';
-import type { PushSubscriptionRow } from '../db/HostStore';
+import type { StoredPushSubscription } from '../db/PushSubscriptionTable';
 import type { ApprovalTokens } from './ApprovalTokens';
 import { lockScreenSummary } from './lockScreenSummary';
 import type { Presence } from './Presence';
@@ -92,12 +92,11 @@ export class PushNotifier {
     return this.options.endpointAllowed?.(endpoint) ?? true;
   }
 
-  private subscribers(choice: 'approvals' | 'replies'): PushSubscriptionRow[] {
+  private subscribers(choice: 'approvals' | 'replies'): StoredPushSubscription[] {
     return this.controller.pushSubscriptions
       .all()
       .filter(
-        (row) =>
-          row[choice] === 1 && !this.presence.isPresent(row.device_id) && this.endpointAllowed(row.endpoint),
+        (row) => row[choice] && !this.presence.isPresent(row.deviceId) && this.endpointAllowed(row.endpoint),
       );
   }
 
@@ -107,8 +106,8 @@ export class PushNotifier {
     for (const subscription of this.subscribers('approvals')) {
       const token = this.tokens.issue({
         approvalId: approval.id,
-        deviceId: subscription.device_id,
-        deviceName: subscription.device_name,
+        deviceId: subscription.deviceId,
+        deviceName: subscription.deviceName,
       });
       const payload: PushPayload = {
         kind: 'approval',
@@ -120,7 +119,7 @@ export class PushNotifier {
         summary: lockScreenSummary(approval),
         token,
       };
-      told.add(subscription.device_id);
+      told.add(subscription.deviceId);
       this.push(subscription, payload, APPROVAL_TTL_S, () => this.waiting.has(approval.id));
     }
   }
@@ -135,7 +134,7 @@ export class PushNotifier {
         ? { kind: 'answered', tag, approvalId: approval.id, tool: approval.tool, decided: outcome }
         : { kind: 'withdrawn', tag, approvalId: approval.id };
     for (const subscription of this.controller.pushSubscriptions.all()) {
-      if (told.has(subscription.device_id) && this.endpointAllowed(subscription.endpoint))
+      if (told.has(subscription.deviceId) && this.endpointAllowed(subscription.endpoint))
         this.push(subscription, payload, APPROVAL_TTL_S, () => true);
     }
   }
@@ -173,7 +172,7 @@ export class PushNotifier {
   }
 
   private push(
-    subscription: PushSubscriptionRow,
+    subscription: StoredPushSubscription,
     payload: PushPayload,
     ttl: number,
     stillWanted: () => boolean,
@@ -188,7 +187,7 @@ export class PushNotifier {
       // A device forgotten (or unsubscribed, or subscribed anew elsewhere) while its push waits
       // for a retry gets nothing more.
       stillWanted: () =>
-        subscriptions.of(subscription.device_id)?.endpoint === subscription.endpoint && stillWanted(),
+        subscriptions.of(subscription.deviceId)?.endpoint === subscription.endpoint && stillWanted(),
     };
     this.queue.enqueue(job);
   }
