@@ -105,11 +105,14 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
   };
 
   const last = messages.at(-1);
-  useLayoutEffect(follow, [messages.length, last?.text, snapshot.approvals]);
 
-  // The end also moves without a render of this list: a message taking its measured height in
-  // place of its guess, an image that loads, code highlighted or math typeset later; and the
-  // list's view gets shorter when something beside it takes height (a bar, the composer).
+  // The end moves when the list changes size: a streamed word, a new message, an approval, a
+  // message taking its measured height in place of its guess (the paddings: hence the border
+  // box), an image that loads, code highlighted or math typeset later; and the list's view
+  // gets shorter when something beside it takes height (a bar, the composer). Followed from
+  // the observer alone, after the browser's own layout of the frame: following from the
+  // list's render as well read the end in the middle of the task, a forced layout per streamed
+  // word that a key pressed meanwhile waited behind (issue 29).
   const hasList = messages.length > 0;
   useLayoutEffect(() => {
     const content = listRef.current;
@@ -117,7 +120,7 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
     if (!hasList || !content || !view) return;
     // `follow` reads only refs and a state setter, so the first render's copy serves for good.
     const observer = new ResizeObserver(follow);
-    observer.observe(content);
+    observer.observe(content, { box: 'border-box' });
     observer.observe(view);
     setOpening(false);
     return () => observer.disconnect();
