@@ -1,12 +1,17 @@
 import type { StoreState } from '@webbridge/client-sdk';
 import { useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
+import { lazyComponent } from '../render/lazyComponent';
 import { useSession } from '../state/SessionContext';
 import type { Approval, ConversationSummary } from '../state/types';
 import { useStoreSelector } from '../state/useStoreSelector';
 import { ConversationItem } from './ConversationItem';
 import { ConversationTitleFilter, matchesTitle } from './ConversationTitleFilter';
-import { NewConversationSheet } from './NewConversationSheet';
+
+/** The sheet, in its own chunk: shown only when the person asks for it. */
+const NewConversationSheet = lazyComponent(() =>
+  import('./NewConversationSheet').then((module) => module.NewConversationSheet),
+);
 
 /** The agents and projects a new conversation can have (kept by identity while words stream). */
 const agentsView = ({ snapshot }: StoreState) => snapshot?.agents?.list;
