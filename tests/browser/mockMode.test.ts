@@ -131,6 +131,27 @@ describe('the mock mode: the bridge in the page, behind MSW', () => {
     expect(reachedNetwork).toEqual([]);
   });
 
+  it('edits a message from the page, then moves between its versions and regenerates a reply', async () => {
+    const page = await openMockPage();
+    await page.getByRole('button', { name: 'Edit' }).first().click();
+    const editor = page.getByRole('textbox', { name: 'Edit message' });
+    await editor.fill('Show me a branch');
+    await editor.press('Enter');
+    // The edit and its echoed answer, on a new branch: the edited message is version 2 of 2.
+    await page.getByText('Show me a branch').nth(1).waitFor();
+    const position = page.locator('.branch-position');
+    await expect.poll(() => position.allTextContents()).toEqual(['2/2']);
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await page.getByRole('button', { name: 'Previous version' }).click();
+    await page.getByText('These are').waitFor();
+    await expect.poll(() => position.allTextContents()).toEqual(['1/2']);
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    // The reply made again is the second version of the reply, on the first version of the message.
+    await expect.poll(() => position.allTextContents()).toEqual(['1/2', '2/2']);
+    await page.getByText('What can you show me?').nth(1).waitFor();
+    expect(reachedNetwork).toEqual([]);
+  });
+
   it('takes an upload into the pending tray and serves it back as media, from memory', async () => {
     const page = await openMockPage();
     const served = await page.evaluate(async (auth) => {
