@@ -46,6 +46,8 @@ export class PushNotifier {
   /** Pending approvals seen so far, and the devices each was pushed to. */
   private readonly waiting = new Map<string, { approval: Approval; told: Set<string> }>();
   private lastRun: { conversationId: string; messageId: string | null; state: string } | undefined;
+  /** The approvals of the projection last looked at (projections are immutable: same array, same approvals). */
+  private lastApprovals: Projection['approvals'] | undefined;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -70,10 +72,14 @@ export class PushNotifier {
 
   private remember(state: Projection): void {
     const run = state.conversations.run;
+    this.lastApprovals = state.approvals;
     this.lastRun = { conversationId: state.conversationId, messageId: run.messageId, state: run.state };
   }
 
   private onChange(state: Projection): void {
+    // Most changes (a model switch, a streamed word) touch neither the approvals nor the run:
+    // nothing to compare then, and nothing made per change (this runs in every action's task).
+    if (state.approvals === this.lastApprovals && this.sameRun(state)) return;
     const pending = new Set<string>();
     for (const approval of state.approvals) {
       pending.add(approval.id);
@@ -86,6 +92,18 @@ export class PushNotifier {
     }
     this.replyEnded(state);
     this.remember(state);
+  }
+
+  /** Whether the run (its conversation, message and state) is the one last seen. */
+  private sameRun(state: Projection): boolean {
+    const last = this.lastRun;
+    const run = state.conversations.run;
+    return (
+      last !== undefined &&
+      last.conversationId === state.conversationId &&
+      last.messageId === run.messageId &&
+      last.state === run.state
+    );
   }
 
   private endpointAllowed(endpoint: string): boolean {
