@@ -25,6 +25,10 @@ export default defineConfig({
   resolve: {
     // Tests run against the sources, so a change is tested without a rebuild.
     alias: {
+      // Before the package's own name, which would otherwise take this path as one of its files.
+      '@webbridge/contract/testing': fileURLToPath(
+        new URL('./contract/src/testing/index.ts', import.meta.url),
+      ),
       '@webbridge/contract': src('contract'),
       '@webbridge/server': src('server'),
       '@webbridge/client-sdk': src('client-sdk'),

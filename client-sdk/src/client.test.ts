@@ -1,4 +1,5 @@
 import { PROBLEM_CONTENT_TYPE, type Problem } from '@webbridge/contract';
+import { aConversationSummary } from '@webbridge/contract/testing';
 import { describe, expect, it } from 'vitest';
 import { BridgeClientError } from './BridgeClientError';
 import { createBridgeClient } from './client';
@@ -207,7 +208,7 @@ describe('createBridgeClient: session-sensitive actions', () => {
       ...current,
       conversations: {
         ...seen.conversations,
-        list: [...seen.conversations.list, { id: 'c2', title: 'Second', projectId: 'p1', createdAt: 2 }],
+        list: [...seen.conversations.list, aConversationSummary({ id: 'c2', title: 'Second', createdAt: 2 })],
         messages: [],
       },
     });
@@ -263,7 +264,7 @@ describe('createBridgeClient: session-sensitive actions', () => {
       ...moved,
       conversations: {
         ...seen.conversations,
-        list: [{ id: 'c3', title: 'Third', projectId: 'p1', createdAt: 3 }],
+        list: [aConversationSummary({ id: 'c3', title: 'Third', createdAt: 3 })],
         messages: [],
       },
     });

@@ -1,4 +1,5 @@
 import type { Message, Snapshot } from '@webbridge/contract';
+import { aConversationSummary } from '@webbridge/contract/testing';
 import { describe, expect, it } from 'vitest';
 import { shareUnchanged } from './shareUnchanged';
 import { createStore } from './store';
@@ -26,7 +27,7 @@ describe('shareUnchanged', () => {
     const next = fresh(before);
     const last = next.conversations.messages[19] as Message;
     next.conversations.messages[19] = { ...last, text: `${last.text} and more`, status: 'streaming' };
-    next.conversations.list.push({ id: 'c2', title: 'Second', projectId: 'p1', createdAt: 2 });
+    next.conversations.list.push(aConversationSummary({ id: 'c2', title: 'Second', createdAt: 2 }));
     const shared = shareUnchanged(before, next);
     expect(shared).toEqual(next);
     expect(shared).not.toBe(before);

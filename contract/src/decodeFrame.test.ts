@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFrame, type SseMessage } from './decodeFrame';
 import type { StreamEvent } from './events';
-import { PROTOCOL_VERSION } from './limits';
 import { loneAppend } from './loneAppend';
 import { heartbeatFrame, streamEventFrame } from './sseFrame';
+import { aSnapshot } from './testing/aSnapshot';
 
 /** The fields of one encoded SSE frame, as a parser hands them over. */
 function parse(frame: string): SseMessage {
@@ -15,20 +15,6 @@ function parse(frame: string): SseMessage {
   return { event: field('event'), id: field('id'), data: field('data') ?? '' };
 }
 
-const snapshot = {
-  protocol: PROTOCOL_VERSION,
-  instanceId: 'i',
-  sessionRevision: 0,
-  conversationId: 'c',
-  projectId: 'p',
-  conversations: { list: [], messages: [], pending: [], run: { state: 'idle', messageId: null } },
-  projects: { list: [], roots: [] },
-  models: { current: 'echo', list: [] },
-  tools: { list: [] },
-  approvals: [],
-  settings: { theme: 'system', autoApprove: [], allowCommands: false, systemPrompt: '' },
-} as const;
-
 describe('decodeFrame undoes the contract’s frame encoding', () => {
   const events: StreamEvent[] = [
     {
@@ -36,7 +22,7 @@ describe('decodeFrame undoes the contract’s frame encoding', () => {
       seq: 1,
       signature: 's',
       heartbeatMs: 15_000,
-      snapshot: structuredClone(snapshot) as never,
+      snapshot: aSnapshot(),
     },
     { kind: 'delta', seq: 2, base: 1, run: { state: 'streaming', messageId: 'm' } },
     { kind: 'append', seq: 3, base: 2, text: 'word ' },
@@ -62,7 +48,7 @@ describe('decodeFrame undoes the contract’s frame encoding', () => {
     });
     expect(decodeFrame({ data: '[1,"x"]' })).toMatchObject({ type: 'failure', kind: 'invalid_frame' });
     expect(decodeFrame({ event: 'state', id: '', data: '[1,"x"]' })).toMatchObject({ kind: 'invalid_frame' });
-    const other = { kind: 'snapshot', seq: 1, signature: 's', snapshot: { ...snapshot, protocol: 999 } };
+    const other = { kind: 'snapshot', seq: 1, signature: 's', snapshot: { ...aSnapshot(), protocol: 999 } };
     expect(decodeFrame({ event: 'state', data: JSON.stringify(other) })).toMatchObject({
       kind: 'protocol_mismatch',
     });

@@ -229,10 +229,10 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
   });
   // Devices the bridge forgot as it was built (the host started with another code) lose theirs too.
   const paired = new Set(bridge.devices.list().map((device) => device.id));
-  const orphaned = controller.pushSubscriptions.all().filter((row) => !paired.has(row.device_id));
+  const orphaned = controller.pushSubscriptions.all().filter((row) => !paired.has(row.deviceId));
   if (orphaned.length > 0) {
     await controller.runCommitted(() => {
-      for (const row of orphaned) push?.forgetDevice(row.device_id);
+      for (const row of orphaned) push?.forgetDevice(row.deviceId);
     });
   }
   const hostname = options.hostname ?? '127.0.0.1';

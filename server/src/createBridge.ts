@@ -10,7 +10,7 @@ import {
   type NodeListener,
   ownHostnames,
 } from './adapters/nodeListener';
-import type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions } from './bridge';
+import type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions } from './BridgeOptions';
 import { type BridgeDevices, type BridgeTuning, createBridgeCore } from './createBridgeCore';
 import type { BridgeEnv } from './env';
 import type { ConnectionInfo } from './events/Subscription';

@@ -4,7 +4,7 @@ import type { DestinationStream } from 'pino';
 import { ActionDispatcher } from './actions/ActionDispatcher';
 import { type AppDeps, createApp } from './app';
 import { BridgeMemory } from './BridgeMemory';
-import type { BridgeOptions } from './bridge';
+import type { BridgeOptions } from './BridgeOptions';
 import { Devices, type ForgetListener, type ListedDevice } from './devices/Devices';
 import { PairingRate, type PairingRateOptions } from './devices/PairingRate';
 import { PairingTokens } from './devices/PairingTokens';

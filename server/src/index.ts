@@ -7,7 +7,7 @@ export type {
   ListeningAddress,
   ListenOptions,
   TransportOptions,
-} from './bridge';
+} from './BridgeOptions';
 export type { Bridge } from './createBridge';
 export { createBridge } from './createBridge';
 export type { BridgeCore, BridgeCoreOptions, BridgeDevices, BridgeTuning } from './createBridgeCore';

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import type { HostMessage, Projection } from '@webbridge/contract';
+import { aHostMessage } from '@webbridge/contract/testing';
 import { EchoModel, startHost } from '@webbridge/host';
 import { ResumeRing } from '../../server/src/events/ResumeRing';
 import { printTable } from './table';
@@ -118,16 +119,15 @@ try {
   });
 
   // A streamed word in a 480-message conversation: the streaming path must not get dearer.
-  const history: HostMessage[] = Array.from({ length: 480 }, (_, i) => ({
-    id: `m${i}`,
-    parentId: i === 0 ? null : `m${i - 1}`,
-    role: i % 2 === 0 ? 'user' : 'assistant',
-    text: `message ${i}: ${'some words of a conversation '.repeat(6)}`,
-    status: 'complete',
-    createdAt: i,
-    attachments: [],
-    sibling: { index: 0, count: 1 },
-  }));
+  const history: HostMessage[] = Array.from({ length: 480 }, (_, i) =>
+    aHostMessage({
+      id: `m${i}`,
+      parentId: i === 0 ? null : `m${i - 1}`,
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      text: `message ${i}: ${'some words of a conversation '.repeat(6)}`,
+      createdAt: i,
+    }),
+  );
   let reply: HostMessage = { ...history[479]!, id: 'r', text: '', status: 'streaming' };
   state = { ...base, conversations: { ...base.conversations, messages: [...history, reply] } };
   const words = new ResumeRing();

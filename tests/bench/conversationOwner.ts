@@ -3,7 +3,8 @@
  * controller names and calls the SQLite store, how often code reaches into `ControllerCore`
  * through a `core` reference (and two levels deep, `core.a.b`), and which files name the
  * message's SQL row or its columns (the files a new stored field of a message makes one read,
- * and most of them edit). Not a timing: the same count on the same tree prints the same figures.
+ * and most of them edit), and how often code outside db/ reads a column of the other tables'
+ * rows (issue 30: each table keeps its row to itself). Not a timing: the same count on the same tree prints the same figures.
  * Run: cd tests && node --import tsx bench/conversationOwner.ts [path to host/src]
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -30,6 +31,10 @@ const sum = (files: string[], pattern: RegExp) =>
 /** The message row's type names and the columns only `messages` has. */
 const MESSAGE_ROW = /\b(MessageRow|MessagePatch|parent_id|tool_name|tool_args|approval_id|sibling_order)\b/;
 const namingRows = all.filter((file) => MESSAGE_ROW.test(read(file))).map((file) => relative(root, file));
+/** A read of a snake_case column of projects, conversations, attachments, approvals or push subscriptions. */
+const TABLE_COLUMN =
+  /\.(workspace_path|created_at|project_id|current_leaf_id|model_id|agent_id|agent_session_id|agent_unavailable|conversation_id|message_id|decided_kind|decided_name|decided_device|decided_at|device_id|device_name)\b/g;
+const outsideDb = all.filter((file) => !relative(root, file).startsWith('db/'));
 
 printTable(`Conversation data ownership in ${relative(process.cwd(), root) || root}`, [
   {
@@ -41,5 +46,10 @@ printTable(`Conversation data ownership in ${relative(process.cwd(), root) || ro
   { figure: 'core.<member> reaches (controller)', value: sum(controller, /\bcore\.[A-Za-z]+/g) },
   { figure: 'core.<a>.<b> (two levels deep)', value: sum(controller, /\bcore\.[A-Za-z]+\.[A-Za-z]+/g) },
   { figure: 'files naming the message row or its columns', value: namingRows.length },
+  { figure: "reads of other tables' columns outside db/", value: sum(outsideDb, TABLE_COLUMN) },
+  {
+    figure: 'files outside db/ reading them',
+    value: outsideDb.filter((file) => count(read(file), TABLE_COLUMN) > 0).length,
+  },
 ]);
 console.log(`\nfiles naming the message row or its columns: ${namingRows.join(', ')}`);

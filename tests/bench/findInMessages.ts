@@ -1,6 +1,6 @@
 /**
  * Find in this conversation (issue 20): the cost of one search over a 2,000-message
- * conversation, the scan that runs once typing pauses (web/src/search/findInMessages.ts).
+ * conversation, the scan that runs once typing pauses (web/src/find/findInMessages.ts).
  * Prints, over 1,000 questions and 1,000 markdown replies (about 1.2 MB of text):
  * - the first search after the conversation loaded (each message's text folded once: case,
  *   accents, white space), measured on fresh message objects each run;
@@ -11,7 +11,7 @@
  * Run: node --import tsx tests/bench/findInMessages.ts
  */
 import { performance } from 'node:perf_hooks';
-import { findInMessages } from '../../web/src/search/findInMessages';
+import { findInMessages } from '../../web/src/find/findInMessages';
 import { STREAMED_REPLY } from '../browser/scriptedModel';
 import { printTable, quantile } from './table';
 

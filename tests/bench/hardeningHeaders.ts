@@ -30,6 +30,19 @@ const CASES: Record<string, (req: IncomingMessage) => void> = {
   'writeHead(object), no hardening': (req) => {
     new ServerResponse(req).writeHead(200, laneHeaders());
   },
+  // The floor: Node's own work for the same eight headers, with nothing deciding which to add.
+  'writeHead(object with the 3 hardening headers), no hardening': (req) => {
+    new ServerResponse(req).writeHead(200, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-store',
+      'X-Webbridge-Protocol': '1',
+      'X-Webbridge-Access': 'control',
+      'Content-Length': 42,
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'content-security-policy': "frame-ancestors 'none'",
+    });
+  },
   'setHeader ×3, then writeHead(object)': (req) => {
     const res = new ServerResponse(req);
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -5,6 +5,7 @@
  */
 import { applyEvent, type SyncState } from '@webbridge/client-sdk';
 import type { Message, StreamEvent } from '@webbridge/contract';
+import { aConversationSummary, aMessage, aSnapshot } from '@webbridge/contract/testing';
 import { printTable, quantile } from './table';
 import { words } from './words';
 
@@ -13,16 +14,14 @@ const BATCHES = 200;
 const PER_BATCH = 200;
 
 function message(i: number, status: Message['status'] = 'complete'): Message {
-  return {
+  return aMessage({
     id: `m${i.toString(36).padStart(8, '0')}`,
     parentId: i === 0 ? null : `m${(i - 1).toString(36).padStart(8, '0')}`,
     role: i % 2 === 0 ? 'user' : 'assistant',
     text: words(30, i + 1),
     status,
     createdAt: 1_700_000_000_000 + i,
-    attachments: [],
-    sibling: { index: 0, count: 1 },
-  };
+  });
 }
 
 function state(): SyncState {
@@ -33,24 +32,17 @@ function state(): SyncState {
   return {
     seq: 1000,
     signature: 'bench',
-    snapshot: {
-      protocol: 1,
+    snapshot: aSnapshot({
       instanceId: 'bench-instance',
       sessionRevision: 3,
       conversationId: 'c1',
       projectId: 'p1',
       conversations: {
-        list: [{ id: 'c1', title: 'bench', projectId: 'p1', createdAt: 1 }],
+        list: [aConversationSummary({ title: 'bench' })],
         messages,
-        pending: [],
         run: { state: 'streaming', messageId: last.id },
       },
-      projects: { list: [], roots: [] },
-      models: { current: 'echo', list: [] },
-      tools: { list: [] },
-      approvals: [],
-      settings: { theme: 'system', autoApprove: [], allowCommands: false, systemPrompt: '' },
-    },
+    }),
   } as SyncState;
 }
 

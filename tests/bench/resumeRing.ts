@@ -8,6 +8,7 @@
  * Run: node --expose-gc --import tsx tests/bench/resumeRing.ts (also run by tests/bench/run.ts)
  */
 import type { HostMessage, Projection } from '@webbridge/contract';
+import { aHostMessage, aProjection } from '@webbridge/contract/testing';
 import { RESUME_RING_LIMITS, ResumeRing } from '../../server/src/events/ResumeRing';
 import { printTable } from './table';
 
@@ -20,16 +21,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc');
 
 function message(id: string, role: HostMessage['role'], text: string): HostMessage {
-  return {
-    id,
-    parentId: null,
-    role,
-    text,
-    status: 'complete',
-    createdAt: 1,
-    attachments: [],
-    sibling: { index: 0, count: 1 },
-  };
+  return aHostMessage({ id, role, text });
 }
 
 /** Every projection a streamed reply publishes, oldest first, with its publication time. */
@@ -41,18 +33,11 @@ function publish(): { at: number; state: Projection }[] {
       message(`a${i}`, 'assistant', `Answer ${i}: ${'it keeps the state and sends deltas. '.repeat(8)}`),
     );
   }
-  let state: Projection = {
+  let state: Projection = aProjection({
     instanceId: 'bench',
     sessionRevision: 1,
-    conversationId: 'c',
-    projectId: 'p',
-    conversations: { list: [], messages: history, pending: [], run: { state: 'idle', messageId: null } },
-    projects: { list: [], roots: [] },
-    models: { current: 'echo', list: [] },
-    tools: { list: [] },
-    approvals: [],
-    settings: { theme: 'system', autoApprove: [], allowCommands: false, systemPrompt: '' },
-  };
+    conversations: { messages: history },
+  });
   const out = [{ at: 0, state }];
   let reply: HostMessage = { ...message('r', 'assistant', ''), status: 'streaming' };
   const run = { state: 'streaming', messageId: 'r' } as const;

@@ -176,6 +176,38 @@ describe('a long conversation in Chromium', () => {
     await context.close();
   });
 
+  it('keeps following the end when its view gets taller and the end grows before the list follows', async () => {
+    // The ordering that left a loaded phone 51 px above its end (issue 29): a bar beside the
+    // list went away as the page opened (the view got 55 px taller), a read of the layout made
+    // the browser hold the view at the end by lowering its scroll position, and the messages
+    // grew before the list followed: the lower position read as the person scrolling up, and
+    // the list stopped following. Here: a 60 px bar goes, the layout is read, the latest
+    // message grows by 200 px, all in one task.
+    const { page, problems, context } = await openSettled(browser, h, PHONE);
+    await page.evaluate(`(() => {
+      const bar = document.createElement('div');
+      bar.id = 'test-bar';
+      bar.style.height = '60px';
+      bar.style.flex = 'none';
+      document.querySelector('.messages').after(bar);
+    })()`);
+    await frames(page);
+    await frames(page);
+    expect(await fromBottom(page)).toBeLessThan(2);
+    await page.evaluate(`(() => {
+      document.getElementById('test-bar').remove();
+      void document.querySelector('.messages').scrollTop;
+      const block = document.createElement('div');
+      block.style.height = '200px';
+      [...document.querySelectorAll('.message')].at(-1).append(block);
+    })()`);
+    await frames(page);
+    await frames(page);
+    expect(await fromBottom(page)).toBeLessThan(2);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('keeps following the end when the view of the list gets shorter (a bar appears below it)', async () => {
     // Seen on a loaded desktop: the page opened 22 px above its end and stayed there. Something
     // beside the list took height after the list had followed its end; the list's content did

@@ -89,6 +89,14 @@ function actInPage(page: Page, body: unknown): Promise<Outcome> {
   );
 }
 
+/** The state the bridge in the page answers. */
+function stateInPage(page: Page): Promise<Snapshot> {
+  return page.evaluate(
+    async (auth) => (await fetch('/api/state', { headers: auth })).json() as Promise<Snapshot>,
+    AUTH,
+  );
+}
+
 /** The action's body with the session guard when the contract asks for one. */
 function bodyOf(name: keyof typeof ACTIONS, state: Snapshot): unknown {
   const action = ACTIONS[name](state);
@@ -120,6 +128,27 @@ describe('the mock mode: the bridge in the page, behind MSW', () => {
     await card.getByRole('button', { name: 'Allow' }).click();
     await page.locator('.message-tool .decision').waitFor();
     await expect.poll(() => card.count()).toBe(0);
+    expect(reachedNetwork).toEqual([]);
+  });
+
+  it('edits a message from the page, then moves between its versions and regenerates a reply', async () => {
+    const page = await openMockPage();
+    await page.getByRole('button', { name: 'Edit' }).first().click();
+    const editor = page.getByRole('textbox', { name: 'Edit message' });
+    await editor.fill('Show me a branch');
+    await editor.press('Enter');
+    // The edit and its echoed answer, on a new branch: the edited message is version 2 of 2.
+    await page.getByText('Show me a branch').nth(1).waitFor();
+    const position = page.locator('.branch-position');
+    await expect.poll(() => position.allTextContents()).toEqual(['2/2']);
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await page.getByRole('button', { name: 'Previous version' }).click();
+    await page.getByText('These are').waitFor();
+    await expect.poll(() => position.allTextContents()).toEqual(['1/2']);
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    // The reply made again is the second version of the reply, on the first version of the message.
+    await expect.poll(() => position.allTextContents()).toEqual(['1/2', '2/2']);
+    await page.getByText('What can you show me?').nth(1).waitFor();
     expect(reachedNetwork).toEqual([]);
   });
 
@@ -162,12 +191,17 @@ describe('the mock mode: the bridge in the page, behind MSW', () => {
         viaNode[name] = nodeResponse.ok
           ? { status: nodeResponse.status, action: json.action ?? '' }
           : { status: nodeResponse.status, code: json.code ?? '' };
-        const pageState = (await page.evaluate(async (auth) => {
-          return (await fetch('/api/state', { headers: auth })).json();
-        }, AUTH)) as Snapshot;
+        const pageState = await stateInPage(page);
         viaPage[name] = await actInPage(page, bodyOf(name, pageState));
+        // Each action meets an idle host on both sides: a reply an action starts (send, an
+        // edit, a regenerate) streams for its own time in each, and the next fork would race it.
+        await expect.poll(() => node.state().conversations.run.state).toBe('idle');
+        await expect.poll(async () => (await stateInPage(page)).conversations.run.state).toBe('idle');
       }
       expect(viaPage).toEqual(viaNode);
+      // The mocks' branches: answered in the page, not refused as an app that only chats would.
+      for (const name of ['branch', 'editMessage', 'regenerate'] as const)
+        expect(viaPage[name], name).toEqual({ status: 200, action: name });
       for (const [name, outcome] of Object.entries(viaPage)) {
         if (outcome.status !== 200)
           expect(['not_found', 'not_applicable', 'workspace_forbidden'], name).toContain(outcome.code);

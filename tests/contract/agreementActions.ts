@@ -12,8 +12,17 @@ export const ACTIONS: Record<ActionName, (s: Snapshot) => Record<string, unknown
     continue: () => ({ action: 'continue' }),
     workspace: () => ({ action: 'workspace', uri: 'file:///etc' }),
     model: (s) => ({ action: 'model', modelId: s.models.current }),
-    branch: () => ({ action: 'branch', messageId: 'any-message', index: 0 }),
-    editMessage: () => ({ action: 'editMessage', messageId: 'any-message', text: 'x' }),
+    // A message the state shows, so a host with branches answers (the mocks' script does).
+    branch: (s) => ({
+      action: 'branch',
+      messageId: s.conversations.messages[0]?.id ?? 'any-message',
+      index: 0,
+    }),
+    editMessage: (s) => ({
+      action: 'editMessage',
+      messageId: s.conversations.messages.find((m) => m.role === 'user')?.id ?? 'any-message',
+      text: 'x',
+    }),
     regenerate: () => ({ action: 'regenerate' }),
     newConversation: () => ({ action: 'newConversation' }),
     selectConversation: (s) => ({ action: 'selectConversation', conversationId: s.conversationId }),

@@ -31,7 +31,14 @@ const JSON_AUTH = { ...AUTH, 'Content-Type': 'application/json' };
 type Fetch = (request: Request) => Promise<Response>;
 
 /** The actions the mocks' scripted host answers beyond the embedding's chat-only defaults. */
-const SCRIPTED: ReadonlySet<string> = new Set(['pushStatus', 'subscribePush', 'unsubscribePush']);
+const SCRIPTED: ReadonlySet<string> = new Set([
+  'pushStatus',
+  'subscribePush',
+  'unsubscribePush',
+  'branch',
+  'editMessage',
+  'regenerate',
+]);
 const throughMocks: Fetch = (request) => fetch(request);
 
 const stateOf = async (send: Fetch): Promise<Snapshot> =>
@@ -119,8 +126,8 @@ describe('the web mocks are the real bridge', () => {
         await act(await stateOf(throughMocks), body(await stateOf(throughMocks))),
       );
       const viaOther = await outcome(await act(await stateOf(direct), body(await stateOf(direct)), direct));
-      // Push state is the mocks' script (web/src/mocks/scriptedActions.ts): answered, where an
-      // app that only chats refuses it.
+      // Push state and branches are the mocks' script (web/src/mocks/scriptedActions.ts,
+      // scriptedBranches.ts): answered, where an app that only chats refuses them.
       if (SCRIPTED.has(name)) expect(viaMocks).toEqual({ status: 200, action: name });
       else expect(viaMocks).toEqual(viaOther);
       // A result or the handler's own refusal, never a validation or server error.

@@ -354,14 +354,14 @@ describe('Web Push from the host', () => {
       const { keys } = await service.subscribe(h.host.push!.vapid.publicKey);
       await h.host.adapter.runOnMain(() =>
         subscriptions.put({
-          device_id: 'dev-old',
-          device_name: 'Old phone',
+          deviceId: 'dev-old',
+          deviceName: 'Old phone',
           endpoint: `http://localhost:${port}/old`,
           p256dh: keys.p256dh,
           auth: keys.auth,
-          approvals: 1,
-          replies: 1,
-          created_at: Date.now(),
+          approvals: true,
+          replies: true,
+          createdAt: Date.now(),
         }),
       );
       const phone = await service.subscribe(h.host.push!.vapid.publicKey);

@@ -37,7 +37,7 @@ describe('an action whose group commit fails', () => {
       runOnMain: <T>(task: () => T) =>
         adapter.runOnMain(() => {
           // A write through the store first opens the turn's transaction, where the pragma holds.
-          store.setKv('probe', 'x');
+          store.kv.set('probe', 'x');
           store.db.pragma('defer_foreign_keys = ON');
           store.db
             .prepare(
@@ -78,7 +78,7 @@ describe('an action whose group commit fails', () => {
     // The rename went with the turn: the file never held it.
     controller.close();
     const reopened = new HostStore(openDatabase(dataDir));
-    expect(reopened.conversation(state.conversationId)?.title).toBe('');
+    expect(reopened.conversations.get(state.conversationId)?.title).toBe('');
     reopened.close();
   });
 });

@@ -52,7 +52,7 @@ describe('push for paired devices over HTTP', () => {
       choices: { approvals: true, replies: true },
     });
     expect(subscribed.status).toBe(200);
-    expect(h.host.controller.pushSubscriptions.of(phone.id)?.device_name).toBe('Pixel 7');
+    expect(h.host.controller.pushSubscriptions.of(phone.id)?.deviceName).toBe('Pixel 7');
 
     const state = await getState(h);
     await postAction(h, {

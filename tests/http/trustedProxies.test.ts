@@ -1,4 +1,4 @@
-import { type IncomingHttpHeaders, request } from 'node:http';
+import { type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 
@@ -17,6 +17,34 @@ interface Answer {
   readonly body: string;
 }
 
+/**
+ * A GET to the host on `port` sent from the address `from`, with the host's own Host and `code`
+ * as the Bearer credential; `headers` add to those or replace them. Sent at once.
+ */
+function requestFrom(
+  port: number,
+  path: string,
+  from: string,
+  headers: Record<string, string>,
+  onResponse: (res: IncomingMessage) => void,
+  code: string = TEST_CODE,
+): ClientRequest {
+  const req = request(
+    {
+      host: '127.0.0.1',
+      port,
+      path,
+      localAddress: from,
+      agent: false,
+      headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${code}`, ...headers },
+    },
+    onResponse,
+  );
+  req.end();
+  return req;
+}
+
+/** The whole answer to {@link requestFrom}'s GET. */
 function get(
   port: number,
   path: string,
@@ -25,30 +53,50 @@ function get(
   code: string = TEST_CODE,
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        localAddress: from,
-        agent: false,
-        headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${code}`, ...headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString(),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end();
+    const onResponse = (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString(),
+        }),
+      );
+    };
+    requestFrom(port, path, from, headers, onResponse, code).on('error', reject);
   });
+}
+
+/**
+ * Before the describe's tests, a host with the public name that trusts only {@link PROXY}, and
+ * that locks a client out after two wrong codes for ten minutes; closed after them.
+ */
+function lockingHost(): () => TestHost {
+  let host: TestHost | undefined;
+  beforeAll(async () => {
+    host = await startTestHost({
+      publicUrl: PUBLIC,
+      trustProxy: [PROXY],
+      freeAuthFailures: 2,
+      authLockoutMs: 600_000,
+    });
+  });
+  afterAll(() => host?.close(true));
+  return () => {
+    if (!host) throw new Error('the host did not start');
+    return host;
+  };
+}
+
+/** Runs `test` against a host of its own (nothing locked out), closed after it. */
+async function withFreshHost(test: (host: TestHost) => Promise<void>): Promise<void> {
+  const fresh = await startTestHost({ publicUrl: PUBLIC, trustProxy: [PROXY] });
+  try {
+    await test(fresh);
+  } finally {
+    await fresh.close(true);
+  }
 }
 
 /** Wrong codes until the client they are counted against is locked out (2 free failures). */
@@ -57,18 +105,10 @@ async function lockOut(port: number, from: string, headers: Record<string, strin
 }
 
 describe('forwarded headers from an untrusted address', () => {
-  let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost({
-      publicUrl: PUBLIC,
-      trustProxy: [PROXY],
-      freeAuthFailures: 2,
-      authLockoutMs: 600_000,
-    });
-  });
-  afterAll(() => host.close(true));
+  const lockingHostOf = lockingHost();
 
   it('do not move the throttle key: a locked-out client stays locked out whatever it forwards', async () => {
+    const host = lockingHostOf();
     await lockOut(host.port, STRANGER, { 'X-Forwarded-For': '203.0.113.1' });
     const next = await get(host.port, '/api/state', STRANGER, { 'X-Forwarded-For': '203.0.113.2' });
     expect(next.status).toBe(429);
@@ -76,9 +116,8 @@ describe('forwarded headers from an untrusted address', () => {
     expect(forwarded.status).toBe(429);
   });
 
-  it('do not name the host: a forged X-Forwarded-Host is not what the Host check reads', async () => {
-    const fresh = await startTestHost({ publicUrl: PUBLIC, trustProxy: [PROXY] });
-    try {
+  it('do not name the host: a forged X-Forwarded-Host is not what the Host check reads', () =>
+    withFreshHost(async (fresh) => {
       const answer = await get(fresh.port, '/api/locale', STRANGER, { 'X-Forwarded-Host': 'evil.example' });
       expect(answer.status).toBe(200);
       // And a name the host does not have is refused as always, whatever is forwarded.
@@ -87,37 +126,26 @@ describe('forwarded headers from an untrusted address', () => {
         'X-Forwarded-Host': 'bridge.test.example',
       });
       expect(foreign.status).toBe(403);
-    } finally {
-      await fresh.close(true);
-    }
-  });
+    }));
 
-  it('do not set the scheme: no HSTS for a plain-HTTP answer that claims https', async () => {
-    const fresh = await startTestHost({ publicUrl: PUBLIC, trustProxy: [PROXY] });
-    try {
+  it('do not set the scheme: no HSTS for a plain-HTTP answer that claims https', () =>
+    withFreshHost(async (fresh) => {
       const answer = await get(fresh.port, '/api/locale', STRANGER, {
         Host: 'bridge.test.example',
         'X-Forwarded-Proto': 'https',
       });
       expect(answer.status).toBe(200);
       expect(answer.headers['strict-transport-security']).toBeUndefined();
-    } finally {
-      await fresh.close(true);
-    }
-  });
+    }));
 });
 
 describe('forwarded headers from the trusted proxy', () => {
+  const lockingHostOf = lockingHost();
+  // One host for all, in order: the second test counts on the lockout the first one leaves.
   let host: TestHost;
-  beforeAll(async () => {
-    host = await startTestHost({
-      publicUrl: PUBLIC,
-      trustProxy: [PROXY],
-      freeAuthFailures: 2,
-      authLockoutMs: 600_000,
-    });
+  beforeAll(() => {
+    host = lockingHostOf();
   });
-  afterAll(() => host.close(true));
 
   it('key the throttle on the forwarded client, not on the proxy', async () => {
     await lockOut(host.port, PROXY, { 'X-Forwarded-For': '203.0.113.1' });
@@ -161,29 +189,14 @@ describe('forwarded headers from the trusted proxy', () => {
 
   it('show the forwarded client in the list of connections', async () => {
     const ready = new Promise<void>((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: host.port,
-          path: '/api/events',
-          localAddress: PROXY,
-          agent: false,
-          headers: {
-            Host: `127.0.0.1:${host.port}`,
-            Authorization: `Bearer ${TEST_CODE}`,
-            Accept: 'text/event-stream',
-            'X-Forwarded-For': '198.51.100.9',
-          },
-        },
-        (res) => {
-          res.once('data', () => {
-            resolve();
-            req.destroy();
-          });
-        },
-      );
+      const headers = { Accept: 'text/event-stream', 'X-Forwarded-For': '198.51.100.9' };
+      const req = requestFrom(host.port, '/api/events', PROXY, headers, (res) => {
+        res.once('data', () => {
+          resolve();
+          req.destroy();
+        });
+      });
       req.on('error', reject);
-      req.end();
     });
     let seen: string[] = [];
     const watch = setInterval(() => {

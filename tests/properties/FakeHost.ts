@@ -1,4 +1,5 @@
 import type { Approval, HostAttachment, HostMessage, Projection } from '@webbridge/contract';
+import { aConversationSummary, aHostMessage, aProjection } from '@webbridge/contract/testing';
 import type { ProjectionCommand } from './projectionCommand';
 
 /**
@@ -10,26 +11,18 @@ export class FakeHost {
   private next = 0;
 
   constructor() {
-    this.state = {
+    this.state = aProjection({
       instanceId: 'instance-0',
-      sessionRevision: 0,
       conversationId: 'c0',
       projectId: 'p1',
-      conversations: {
-        list: [{ id: 'c0', title: 'Conversation c0', projectId: 'p1', createdAt: 0 }],
-        messages: [],
-        pending: [],
-        run: { state: 'idle', messageId: null },
-      },
+      conversations: { list: [aConversationSummary({ id: 'c0', title: 'Conversation c0', createdAt: 0 })] },
       projects: {
         list: [{ id: 'p1', name: 'One', workspace: { uri: 'file:///w/one', name: 'one' }, createdAt: 0 }],
         roots: [{ uri: 'file:///w', name: 'w' }],
       },
       models: { current: 'echo', list: [{ id: 'echo', name: 'Echo', provider: 'local' }] },
       tools: { list: [{ name: 'write', description: 'Writes a file', needsApproval: true, enabled: true }] },
-      approvals: [],
-      settings: { theme: 'system', autoApprove: [], allowCommands: false, systemPrompt: '' },
-    };
+    });
   }
 
   private id(prefix: string): string {
@@ -46,18 +39,7 @@ export class FakeHost {
     parentId: string | null,
     extra: Partial<HostMessage> = {},
   ) {
-    const message: HostMessage = {
-      id: this.id('m'),
-      parentId,
-      role,
-      text,
-      status: 'complete',
-      createdAt: this.next,
-      attachments: [],
-      sibling: { index: 0, count: 1 },
-      ...extra,
-    };
-    return message;
+    return aHostMessage({ id: this.id('m'), parentId, role, text, createdAt: this.next, ...extra });
   }
 
   private conversations(change: Partial<Projection['conversations']>): void {

@@ -18,8 +18,8 @@ export function openHostDb(dataDir: string): HostDb {
   return {
     conversationsWithUserText(text) {
       const found: string[] = [];
-      for (const conversation of store.conversations()) {
-        for (const message of store.messages(conversation.id)) {
+      for (const conversation of store.conversations.all()) {
+        for (const message of store.messages.ofConversation(conversation.id)) {
           if (message.role === 'user' && message.text === text) found.push(conversation.id);
         }
       }
@@ -27,8 +27,9 @@ export function openHostDb(dataDir: string): HostDb {
     },
     streamingCount() {
       let count = 0;
-      for (const conversation of store.conversations()) {
-        for (const message of store.messages(conversation.id)) if (message.status === 'streaming') count++;
+      for (const conversation of store.conversations.all()) {
+        for (const message of store.messages.ofConversation(conversation.id))
+          if (message.status === 'streaming') count++;
       }
       return count;
     },

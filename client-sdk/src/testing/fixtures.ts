@@ -1,45 +1,29 @@
 import type { DeltaEvent, Message, Snapshot, SnapshotEvent } from '@webbridge/contract';
-import { PROTOCOL_VERSION } from '@webbridge/contract';
+import { aConversationSummary, aMessage, aSnapshot } from '@webbridge/contract/testing';
 
 /** Test fixtures: a message with defaults. Not exported from the package. */
 export function message(id: string, text = `text of ${id}`, extra: Partial<Message> = {}): Message {
-  return {
-    id,
-    parentId: null,
-    role: 'user',
-    text,
-    status: 'complete',
-    createdAt: 1,
-    attachments: [],
-    sibling: { index: 0, count: 1 },
-    ...extra,
-  };
+  return aMessage({ id, text, ...extra });
 }
 
-/** Test fixtures: a snapshot whose conversation holds `messages`. */
+/**
+ * Test fixtures: a snapshot whose conversation `c1` ("First", listed) holds `messages`, in project
+ * `p1` (listed, with its workspace) at revision 1, with model `echo` listed.
+ */
 export function snapshot(messages: Message[], extra: Partial<Snapshot> = {}): Snapshot {
-  return {
-    protocol: PROTOCOL_VERSION,
+  const base = aSnapshot({
     instanceId: 'instance-1',
     sessionRevision: 1,
     conversationId: 'c1',
     projectId: 'p1',
-    conversations: {
-      list: [{ id: 'c1', title: 'First', projectId: 'p1', createdAt: 1 }],
-      messages,
-      pending: [],
-      run: { state: 'idle', messageId: null },
-    },
+    conversations: { list: [aConversationSummary()], messages },
     projects: {
       list: [{ id: 'p1', name: 'P', workspace: { uri: 'file:///w', name: 'w' }, createdAt: 1 }],
       roots: [{ uri: 'file:///w', name: 'w' }],
     },
     models: { current: 'echo', list: [{ id: 'echo', name: 'Echo', provider: 'local' }] },
-    tools: { list: [] },
-    approvals: [],
-    settings: { theme: 'system', autoApprove: [], allowCommands: false, systemPrompt: '' },
-    ...extra,
-  };
+  });
+  return { ...base, ...extra };
 }
 
 /** Test fixtures: a snapshot event. */

@@ -74,7 +74,7 @@ describe('an action answered through runOnMain', () => {
     // A sibling task in the same turn leaves a deferred foreign-key violation behind, which
     // only COMMIT checks.
     const sibling = adapter.runOnMain(() => {
-      store.setKv('probe', 'x');
+      store.kv.set('probe', 'x');
       breakThisTurnsCommit(store);
     });
     await expect(rename).rejects.toThrow(/FOREIGN KEY/);

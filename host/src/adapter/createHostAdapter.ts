@@ -8,7 +8,7 @@ import type {
 } from '@webbridge/server';
 import { ACCESS_CODE_DECIDER, deviceDecider } from '../controller/approvalDecision';
 import type { ChatController } from '../controller/ChatController';
-import type { ApprovalDecider } from '../db/HostStore';
+import type { ApprovalDecider } from '../db/ApprovalTable';
 import type { HostPush } from '../push/HostPush';
 import { hostLocale } from './hostLocale';
 

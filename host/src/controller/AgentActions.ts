@@ -1,8 +1,14 @@
 import type { ActionResultOf } from '@webbridge/contract';
-import { AgentDesk } from './AgentDesk';
+import { AgentDesk, type AgentDeskTarget } from './AgentDesk';
 import type { AgentSessions } from './AgentSessions';
-import type { ControllerCore } from './ControllerCore';
 import { notApplicable } from './errors';
+
+/** What {@link AgentActions} works with. */
+export interface AgentActionsDeps {
+  /** Where a listed session is opened (and the current conversation's agent is checked). */
+  readonly desk: AgentDeskTarget;
+  readonly sessions: Pick<AgentSessions, 'connect' | 'open' | 'setMode' | 'setOption'>;
+}
 
 /**
  * The actions on agents: the sessions an agent lists and opening one (desk to phone), and the
@@ -11,14 +17,14 @@ import { notApplicable } from './errors';
  * rejects with a `ProtocolError` or the agent's readable `AgentError`.
  */
 export class AgentActions {
-  private readonly core: ControllerCore;
-  private readonly sessions: AgentSessions;
+  private readonly core: AgentActionsDeps['desk'];
+  private readonly sessions: AgentActionsDeps['sessions'];
   private readonly desk: AgentDesk;
 
-  constructor(core: ControllerCore) {
-    this.core = core;
-    this.sessions = core.agentSessions;
-    this.desk = new AgentDesk(core, core.agentSessions);
+  constructor(deps: AgentActionsDeps) {
+    this.core = deps.desk;
+    this.sessions = deps.sessions;
+    this.desk = new AgentDesk(deps.desk, deps.sessions);
   }
 
   /** The sessions an agent lists, each with the conversation it is open in, if any. */
@@ -51,7 +57,7 @@ export class AgentActions {
 
   private agentConversation(): string {
     const { conversationId } = this.core.selection;
-    if (this.core.store.conversation(conversationId)?.agent_id == null) {
+    if (this.core.store.conversations.get(conversationId)?.agentId == null) {
       throw notApplicable('This conversation is not backed by an ACP agent.');
     }
     return conversationId;

@@ -1,7 +1,22 @@
 import path from 'node:path';
 import type { ListedSession } from '@webbridge/contract';
-import type { AgentSessions, AgentSessionsTarget } from './AgentSessions';
+import type { ConversationTable } from '../db/ConversationTable';
+import type { ProjectTable } from '../db/ProjectTable';
+import type { MainExecutor } from '../executor/MainExecutor';
+import type { AgentSessions } from './AgentSessions';
 import { notApplicable } from './errors';
+import type { Selection } from './Selection';
+
+/** What {@link AgentDesk} works on: the tables it reads and writes, the selection, and moving to a conversation. */
+export interface AgentDeskTarget {
+  readonly executor: Pick<MainExecutor, 'run'>;
+  readonly store: {
+    readonly conversations: Pick<ConversationTable, 'get' | 'ofSession' | 'setAgentSession'>;
+    readonly projects: Pick<ProjectTable, 'all' | 'get'>;
+  };
+  readonly selection: Pick<Selection, 'conversationId' | 'createConversation'>;
+  moveTo(conversationId: string): void;
+}
 
 /**
  * Desk to phone: the sessions an agent lists (`session/list`, e.g. started in its own terminal UI
@@ -9,13 +24,10 @@ import { notApplicable } from './errors';
  * next `send` continues the work.
  */
 export class AgentDesk {
-  private readonly core: Pick<AgentSessionsTarget, 'executor' | 'store' | 'selection' | 'moveTo'>;
+  private readonly core: AgentDeskTarget;
   private readonly sessions: Pick<AgentSessions, 'connect' | 'open'>;
 
-  constructor(
-    core: Pick<AgentSessionsTarget, 'executor' | 'store' | 'selection' | 'moveTo'>,
-    sessions: Pick<AgentSessions, 'connect' | 'open'>,
-  ) {
+  constructor(core: AgentDeskTarget, sessions: Pick<AgentSessions, 'connect' | 'open'>) {
     this.core = core;
     this.sessions = sessions;
   }
@@ -26,7 +38,7 @@ export class AgentDesk {
     const { sessions } = await connection.listSessions();
     return this.run(() =>
       sessions.map((s) => {
-        const open = this.core.store.conversationOfSession(agentId, s.sessionId);
+        const open = this.core.store.conversations.ofSession(agentId, s.sessionId);
         return {
           sessionId: s.sessionId,
           cwd: s.cwd,
@@ -45,7 +57,7 @@ export class AgentDesk {
   async openListed(agentId: string, sessionId: string, projectId: string | undefined): Promise<string> {
     const { store } = this.core;
     const existing = await this.run(() => {
-      const row = store.conversationOfSession(agentId, sessionId);
+      const row = store.conversations.ofSession(agentId, sessionId);
       if (row && row.id !== this.core.selection.conversationId) this.core.moveTo(row.id);
       return row?.id;
     });
@@ -53,7 +65,9 @@ export class AgentDesk {
     const listed = (await this.listSessions(agentId)).find((s) => s.sessionId === sessionId);
     const conversationId = await this.run(() => {
       const project =
-        projectId === undefined ? projectOfFolder(store.projects(), listed?.cwd) : store.project(projectId);
+        projectId === undefined
+          ? projectOfFolder(store.projects.all(), listed?.cwd)
+          : store.projects.get(projectId);
       if (!project) {
         throw notApplicable(
           listed === undefined
@@ -62,7 +76,7 @@ export class AgentDesk {
         );
       }
       const row = this.core.selection.createConversation(project.id, listed?.title ?? '', agentId);
-      store.setAgentSession(row.id, sessionId);
+      store.conversations.setAgentSession(row.id, sessionId);
       this.core.moveTo(row.id);
       return row.id;
     });
@@ -77,11 +91,11 @@ export class AgentDesk {
 }
 
 /** The project whose workspace is `folder`, if any. */
-function projectOfFolder<P extends { readonly workspace_path: string }>(
+function projectOfFolder<P extends { readonly workspacePath: string }>(
   projects: readonly P[],
   folder: string | undefined,
 ): P | undefined {
   if (folder === undefined) return undefined;
   const wanted = path.resolve(folder);
-  return projects.find((p) => path.resolve(p.workspace_path) === wanted);
+  return projects.find((p) => path.resolve(p.workspacePath) === wanted);
 }

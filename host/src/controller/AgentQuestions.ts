@@ -7,19 +7,26 @@ import type {
 import type { FileDiff, PermissionOption } from '@webbridge/contract';
 import type { AgentFileWrite } from '../agents/AgentClientHandlers';
 import { diffsOf } from '../agents/acpToolCall';
-import type { ApprovalDecider } from '../db/HostStore';
+import type { ApprovalDecider, StoredApproval } from '../db/ApprovalTable';
 import { newId } from '../ids';
 import type { AgentTurn } from './AgentTurn';
 import type { AgentTurnsTarget } from './AgentTurnsTarget';
-import { chooseOption, detailsOf, pathsOf } from './agentApprovalRules';
+import { chooseOption, pathsOf } from './agentApprovalRules';
 import { alreadyDecided } from './approvalDecision';
-import { notFound } from './errors';
 
 /** What the questions need of the turns: the running turn of a conversation, and its tool calls' messages. */
 export interface TurnAccess {
   get(conversationId: string): AgentTurn | undefined;
   /** Applies a tool call (or its update) to its message, made on first sight; returns the message's id. */
   toolCall(turn: AgentTurn, update: ToolCallUpdate): string;
+}
+
+/** An approval that is an ACP agent's question: it carries the agent's options. */
+export type AgentQuestion = StoredApproval & { readonly options: PermissionOption[] };
+
+/** Whether an approval is an ACP agent's question (answered with one of its options) rather than a host tool's call. */
+export function isAgentQuestion(approval: StoredApproval): approval is AgentQuestion {
+  return approval.options !== undefined;
 }
 
 const CANCELLED: RequestPermissionResponse = { outcome: { outcome: 'cancelled' } };
@@ -69,16 +76,16 @@ export class AgentQuestions {
     const approvalId = newId();
     return new Promise<RequestPermissionResponse>((resolve) => {
       store.transaction(() => {
-        store.insertApproval({
+        store.approvals.insertPending({
           id: approvalId,
-          conversation_id: conversationId,
-          message_id: messageId,
           tool: title,
-          args,
           summary: title,
-          status: 'pending',
-          created_at: Date.now(),
-          details: JSON.stringify({ options: shownOptions, ...(diffs.length === 0 ? {} : { diffs }) }),
+          args,
+          conversationId,
+          messageId,
+          createdAt: Date.now(),
+          options: shownOptions,
+          ...(diffs.length === 0 ? {} : { diffs }),
         });
         messages.change(conversationId, messageId, {
           status: 'waiting',
@@ -131,38 +138,35 @@ export class AgentQuestions {
   }
 
   /**
-   * Answers an ACP agent's approval with one of its options (`optionId`, or allow once / reject
-   * once), recording who answered. Returns undefined when the approval is not an agent's (the
-   * host's own tools answer it); throws 422 for a stale answer or an option that does not fit.
+   * Answers an ACP agent's approval (one with the agent's `options`) with one of them
+   * (`optionId`, or allow once / reject once), recording who answered; throws 422 for a stale
+   * answer or an option that does not fit.
    */
   decide(
-    approvalId: string,
+    approval: AgentQuestion,
     decision: 'allow' | 'deny',
     optionId: string | undefined,
     by: ApprovalDecider,
-  ): { readonly optionId: string } | undefined {
+  ): { readonly optionId: string } {
     const { store, messages } = this.core;
-    const row = store.approval(approvalId);
-    if (!row) throw notFound('approval');
-    const details = detailsOf(row);
-    if (details?.options === undefined) return undefined;
-    if (row.status !== 'pending') throw alreadyDecided(row);
-    const option = chooseOption(details.options, decision, optionId);
-    const turn = this.turns.get(row.conversation_id);
+    const approvalId = approval.id;
+    if (approval.status !== 'pending') throw alreadyDecided(approval);
+    const option = chooseOption(approval.options, decision, optionId);
+    const turn = this.turns.get(approval.conversationId);
     const question = turn?.questions.get(approvalId);
     if (!turn || !question) {
       // Its agent or its turn is gone (a restart, a crash): nobody is waiting for the answer.
-      store.setApprovalStatus(approvalId, 'cancelled');
+      store.approvals.cancel(approvalId);
       this.core.refresh();
-      throw alreadyDecided({ ...row, status: 'cancelled' });
+      throw alreadyDecided({ id: approvalId });
     }
     store.transaction(() => {
-      store.decideApproval(approvalId, decision === 'allow' ? 'allowed' : 'denied', by, Date.now());
-      messages.change(row.conversation_id, question.messageId, { status: 'streaming' });
+      store.approvals.decide(approvalId, decision === 'allow' ? 'allowed' : 'denied', by, Date.now());
+      messages.change(approval.conversationId, question.messageId, { status: 'streaming' });
     });
     turn.questions.delete(approvalId);
     if (decision === 'allow') {
-      for (const file of pathsOf(messages.get(question.messageId)?.agentTool, row.args, details)) {
+      for (const file of pathsOf(messages.get(question.messageId)?.agentTool, approval)) {
         turn.allowedPaths.add(file);
       }
     }
@@ -176,7 +180,7 @@ export class AgentQuestions {
     if (this.core.closed || !question) return;
     turn.questions.delete(approvalId);
     this.core.store.transaction(() => {
-      this.core.store.setApprovalStatus(approvalId, 'cancelled');
+      this.core.store.approvals.cancel(approvalId);
       if (this.core.messages.get(question.messageId)?.status === 'waiting') {
         this.core.messages.change(turn.conversationId, question.messageId, { status: 'stopped' });
       }
@@ -188,7 +192,7 @@ export class AgentQuestions {
   cancelAll(turn: AgentTurn): void {
     const { store, messages } = this.core;
     for (const [approvalId, question] of turn.questions) {
-      store.setApprovalStatus(approvalId, 'cancelled');
+      store.approvals.cancel(approvalId);
       const message = messages.get(question.messageId);
       if (message?.status === 'waiting') {
         messages.change(turn.conversationId, question.messageId, { status: 'stopped' });

@@ -231,15 +231,15 @@ export class AgentSessions {
   private async openSession(conversationId: string): Promise<LiveSession> {
     const { store, selection } = this.core;
     const row = await this.run(() => {
-      const found = store.conversation(conversationId);
-      if (!found || found.agent_id == null) throw notFound('conversation');
-      if (found.agent_unavailable != null) throw notApplicable(found.agent_unavailable);
+      const found = store.conversations.get(conversationId);
+      if (!found || found.agentId == null) throw notFound('conversation');
+      if (found.agentUnavailable != null) throw notApplicable(found.agentUnavailable);
       return {
-        agentId: found.agent_id,
-        sessionId: found.agent_session_id ?? null,
+        agentId: found.agentId,
+        sessionId: found.agentSessionId ?? null,
         cwd: selection.workspaceOf(conversationId),
         // A session opened from the agent's list: its replay is the only copy of its history.
-        replay: found.current_leaf_id === null && !this.turns.busy(conversationId),
+        replay: found.currentLeafId === null && !this.turns.busy(conversationId),
       };
     });
     const connection = await this.connect(row.agentId);
@@ -251,7 +251,7 @@ export class AgentSessions {
     if (row.sessionId === null) {
       const response = await connection.newSession(request);
       return this.run(() => {
-        store.setAgentSession(conversationId, response.sessionId);
+        store.conversations.setAgentSession(conversationId, response.sessionId);
         this.setView(conversationId, viewOfOpened(this.views.get(conversationId) ?? EMPTY_VIEW, response));
         return this.opened(conversationId, connection, response.sessionId);
       });
@@ -305,7 +305,7 @@ export class AgentSessions {
 
   private async unavailable(conversationId: string, reason: string): Promise<Error> {
     await this.run(() => {
-      this.core.store.setAgentUnavailable(conversationId, reason);
+      this.core.store.conversations.setAgentUnavailable(conversationId, reason);
       this.core.refresh();
     });
     return notApplicable(reason);
@@ -350,9 +350,9 @@ export class AgentSessions {
       return;
     }
     if (update.sessionUpdate === 'session_info_update') {
-      const row = this.core.store.conversation(conversationId);
+      const row = this.core.store.conversations.get(conversationId);
       if (row && row.title === '' && typeof update.title === 'string' && update.title !== '') {
-        this.core.store.setConversationTitle(conversationId, update.title.slice(0, 200));
+        this.core.store.conversations.setTitle(conversationId, update.title.slice(0, 200));
         this.core.refresh();
       }
       return;

@@ -284,7 +284,7 @@ export class AgentTurns {
     const { store, messages, selection } = this.core;
     const { conversationId } = turn;
     const before = turn.current === undefined ? undefined : messages.get(turn.current.id);
-    const parentId = before?.id ?? store.conversation(conversationId)?.current_leaf_id ?? null;
+    const parentId = before?.id ?? store.conversations.get(conversationId)?.currentLeafId ?? null;
     return store.transaction(() => {
       if (before && before.role === 'assistant' && before.status === 'streaming') {
         messages.change(conversationId, before.id, { status: 'complete' });

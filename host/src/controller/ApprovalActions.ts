@@ -1,8 +1,21 @@
 import type { ActionResultOf, ApprovalDecision } from '@webbridge/contract';
-import type { ApprovalDecider } from '../db/HostStore';
-import { decisionOf, HOST_DECIDER } from './approvalDecision';
-import type { ControllerCore } from './ControllerCore';
-import { notApplicable } from './errors';
+import type { ApprovalDecider, ApprovalTable } from '../db/ApprovalTable';
+import { type AgentQuestions, isAgentQuestion } from './AgentQuestions';
+import { HOST_DECIDER } from './approvalDecision';
+import type { ControllerSteps } from './ControllerSteps';
+import { notApplicable, notFound } from './errors';
+import type { ToolCalls } from './ToolCalls';
+
+/** What {@link ApprovalActions} works with. */
+export interface ApprovalActionsDeps {
+  /** Where the approval is read, once, before it goes to the code that answers it. */
+  readonly approvals: Pick<ApprovalTable, 'get'>;
+  /** Answers an ACP agent's question. */
+  readonly questions: Pick<AgentQuestions, 'decide'>;
+  /** Answers a call of the host's own tools. */
+  readonly toolCalls: Pick<ToolCalls, 'decide'>;
+  readonly steps: Pick<ControllerSteps, 'settings' | 'followToolResult' | 'refresh'>;
+}
 
 /**
  * The user's answer to a tool call that waits for approval. Throws `ProtocolError`
@@ -10,10 +23,10 @@ import { notApplicable } from './errors';
  * publishes the new projection when it applies.
  */
 export class ApprovalActions {
-  private readonly core: ControllerCore;
+  private readonly deps: ApprovalActionsDeps;
 
-  constructor(core: ControllerCore) {
-    this.core = core;
+  constructor(deps: ApprovalActionsDeps) {
+    this.deps = deps;
   }
 
   /**
@@ -27,14 +40,18 @@ export class ApprovalActions {
     by: ApprovalDecider = HOST_DECIDER,
     optionId?: string,
   ): ActionResultOf<'approve'> {
-    const { core } = this;
+    const { approvals, questions, toolCalls, steps } = this.deps;
+    const approval = approvals.get(approvalId);
+    if (!approval) throw notFound('approval');
     // An ACP agent's question: answered with one of its options, the agent goes on by itself.
-    const answered = core.agentSessions.turns.questions.decide(approvalId, decision, optionId, by);
-    if (answered !== undefined) return { approvalId, decision, optionId: answered.optionId };
+    if (isAgentQuestion(approval)) {
+      const answered = questions.decide(approval, decision, optionId, by);
+      return { approvalId, decision, optionId: answered.optionId };
+    }
     if (optionId !== undefined) throw notApplicable("Only an agent's approval has options.");
-    const { conversationId, result } = core.toolCalls.decide(approvalId, decision, core.settings, by);
-    core.followToolResult(conversationId, result);
-    core.refresh();
+    const { conversationId, result } = toolCalls.decide(approval, decision, steps.settings, by);
+    steps.followToolResult(conversationId, result);
+    steps.refresh();
     return { approvalId, decision };
   }
 
@@ -43,9 +60,9 @@ export class ApprovalActions {
    * stopped (or its conversation deleted); `pending` while it waits.
    */
   outcomeOf(approvalId: string): ApprovalDecision | 'pending' | 'cancelled' {
-    const row = this.core.store.approval(approvalId);
-    if (row === undefined || row.status === 'cancelled') return 'cancelled';
-    if (row.status === 'pending') return 'pending';
-    return decisionOf(row) ?? 'cancelled';
+    const approval = this.deps.approvals.get(approvalId);
+    if (approval === undefined || approval.status === 'cancelled') return 'cancelled';
+    if (approval.status === 'pending') return 'pending';
+    return approval.decided ?? 'cancelled';
   }
 }

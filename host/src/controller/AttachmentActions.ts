@@ -1,5 +1,5 @@
 import type { ActionResultOf, HostAttachment } from '@webbridge/contract';
-import type { HostStore } from '../db/HostStore';
+import type { ConversationTable } from '../db/ConversationTable';
 import type { AttachmentFile, Attachments } from './Attachments';
 import type { ControllerSteps } from './ControllerSteps';
 import { notFound } from './errors';
@@ -7,7 +7,7 @@ import type { Selection } from './Selection';
 
 /** What {@link AttachmentActions} works with. */
 export interface AttachmentActionsDeps {
-  readonly store: Pick<HostStore, 'conversation'>;
+  readonly store: { readonly conversations: Pick<ConversationTable, 'get'> };
   readonly selection: Pick<Selection, 'conversationId'>;
   readonly attachments: Pick<Attachments, 'add' | 'remove' | 'file'>;
   readonly steps: Pick<ControllerSteps, 'refresh'>;
@@ -37,7 +37,7 @@ export class AttachmentActions {
   add(file: AttachmentFile, conversationId?: string): HostAttachment {
     const current = this.selection.conversationId;
     const target = conversationId ?? current;
-    if (!this.store.conversation(target)) throw notFound('conversation');
+    if (!this.store.conversations.get(target)) throw notFound('conversation');
     const attachment = this.attachments.add(target, file);
     // Another conversation's pending list is not in the projection: nothing to publish.
     if (target === current) this.steps.refresh();

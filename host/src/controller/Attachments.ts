@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type HostAttachment, ProtocolError } from '@webbridge/contract';
-import type { AttachmentRow, HostStore } from '../db/HostStore';
+import type { AttachmentTable, StoredAttachment } from '../db/AttachmentTable';
 import { newId } from '../ids';
 import { toHostAttachment } from './ConversationTree';
 import { notApplicable, notFound } from './errors';
@@ -26,12 +26,12 @@ export interface AttachmentFile {
  * conversation is deleted. The host writes files of its own there too (large tool results).
  */
 export class Attachments {
-  private readonly store: HostStore;
+  private readonly table: AttachmentTable;
   private readonly uploadDir: string;
 
   /** `uploadDir` is the bridge's upload folder (`<dataDir>/uploads`). */
-  constructor(store: HostStore, uploadDir: string) {
-    this.store = store;
+  constructor(table: AttachmentTable, uploadDir: string) {
+    this.table = table;
     this.uploadDir = uploadDir;
   }
 
@@ -41,29 +41,29 @@ export class Attachments {
    * deletes the file; uploads still arriving are bounded by the upload limit each).
    */
   add(conversationId: string, file: AttachmentFile): HostAttachment {
-    if (this.store.pendingAttachments(conversationId).length >= MAX_PENDING_FILES) {
+    if (this.table.pending(conversationId).length >= MAX_PENDING_FILES) {
       throw new ProtocolError(
         'payload_too_large',
         `${MAX_PENDING_FILES} files are already waiting to be sent here. Send or remove some first.`,
       );
     }
-    if (this.store.pendingBytes() + file.size > MAX_PENDING_BYTES) {
+    if (this.table.pendingBytes() + file.size > MAX_PENDING_BYTES) {
       throw new ProtocolError(
         'payload_too_large',
         'The files waiting to be sent take all the room this host allows. Send or remove some first.',
       );
     }
-    const row: AttachmentRow = {
+    const row: StoredAttachment = {
       id: newId(),
-      conversation_id: conversationId,
-      message_id: null,
+      conversationId,
+      messageId: null,
       name: file.name,
       type: file.type,
       size: file.size,
       path: file.path,
-      created_at: Date.now(),
+      createdAt: Date.now(),
     };
-    this.store.insertAttachment(row);
+    this.table.insert(row);
     return toHostAttachment(row);
   }
 
@@ -90,18 +90,18 @@ export class Attachments {
     // Named like the bridge names uploads: random, so no name says what is inside.
     const file = path.join(this.uploadDir, randomBytes(16).toString('base64url'));
     fs.writeFileSync(file, data, { mode: 0o600, flag: 'wx' });
-    const row: AttachmentRow = {
+    const row: StoredAttachment = {
       id: newId(),
-      conversation_id: conversationId,
-      message_id: messageId,
+      conversationId,
+      messageId,
       name,
       type,
       size: typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength,
       path: file,
-      created_at: Date.now(),
+      createdAt: Date.now(),
     };
     try {
-      this.store.insertAttachment(row);
+      this.table.insert(row);
     } catch (error) {
       removeFile(file);
       throw error;
@@ -110,8 +110,8 @@ export class Attachments {
   }
 
   /** The pending attachments a send takes: the given ids (all pending), or every pending one. */
-  pick(conversationId: string, ids: readonly string[] | undefined): AttachmentRow[] {
-    const pending = this.store.pendingAttachments(conversationId);
+  pick(conversationId: string, ids: readonly string[] | undefined): StoredAttachment[] {
+    const pending = this.table.pending(conversationId);
     if (ids === undefined) return pending;
     const byId = new Map(pending.map((row) => [row.id, row]));
     return [...new Set(ids)].map((id) => {
@@ -122,22 +122,22 @@ export class Attachments {
   }
 
   /** The attachments of one message. */
-  ofMessage(conversationId: string, messageId: string): AttachmentRow[] {
-    return this.store.attachmentsOfConversation(conversationId).filter((row) => row.message_id === messageId);
+  ofMessage(conversationId: string, messageId: string): StoredAttachment[] {
+    return this.table.ofConversation(conversationId).filter((row) => row.messageId === messageId);
   }
 
   /** Removes a pending attachment and its file. */
   remove(attachmentId: string): void {
-    const row = this.store.attachment(attachmentId);
+    const row = this.table.get(attachmentId);
     if (!row) throw notFound('attachment');
-    if (row.message_id !== null) throw notApplicable('The attachment has been sent already.');
-    this.store.deleteAttachment(attachmentId);
+    if (row.messageId !== null) throw notApplicable('The attachment has been sent already.');
+    this.table.delete(attachmentId);
     removeFile(row.path);
   }
 
   /** The files of a conversation, to delete once its rows are gone. */
   filesOf(conversationId: string): string[] {
-    return [...new Set(this.store.attachmentsOfConversation(conversationId).map((row) => row.path))];
+    return [...new Set(this.table.ofConversation(conversationId).map((row) => row.path))];
   }
 
   /** Deletes files (best effort). */
@@ -147,7 +147,7 @@ export class Attachments {
 
   /** The file of an attachment, if its row and its file both exist. */
   file(attachmentId: string): AttachmentFile | undefined {
-    const row = this.store.attachment(attachmentId);
+    const row = this.table.get(attachmentId);
     if (!row) return undefined;
     try {
       const stat = fs.statSync(row.path);

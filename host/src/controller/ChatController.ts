@@ -1,5 +1,6 @@
 import type { Projection, SessionIdentity } from '@webbridge/contract';
 import { DeviceTable } from '../db/DeviceTable';
+import type { PushSubscriptionTable } from '../db/PushSubscriptionTable';
 import type { MainExecutor } from '../executor/MainExecutor';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import { AgentActions } from './AgentActions';
@@ -10,7 +11,6 @@ import { ControllerCore } from './ControllerCore';
 import { ConversationActions } from './ConversationActions';
 import { MessageActions } from './MessageActions';
 import { ProjectActions } from './ProjectActions';
-import { PushSubscriptions } from './PushSubscriptions';
 import { SettingsActions } from './SettingsActions';
 
 export type { ChatControllerOptions } from './ChatControllerOptions';
@@ -56,8 +56,8 @@ export class ChatController {
   readonly settings: SettingsActions;
   /** Pending uploads of a conversation and the files behind attachments. */
   readonly attachments: AttachmentActions;
-  /** The paired devices' push subscriptions. */
-  readonly pushSubscriptions: PushSubscriptions;
+  /** The paired devices' push subscriptions (one per device), kept in the same SQLite file. */
+  readonly pushSubscriptions: PushSubscriptionTable;
   /** The sessions agents list, opening one, and the agent session's mode and settings. */
   readonly agents: AgentActions;
   /** The bridge's paired devices, kept in the same SQLite file (hand it to `createBridge`). */
@@ -94,11 +94,16 @@ export class ChatController {
       agentSessions: core.agentSessions,
     });
     this.projects = new ProjectActions({ store, selection, authoriser: core.authoriser, steps: core });
-    this.approvals = new ApprovalActions(core);
+    this.approvals = new ApprovalActions({
+      approvals: store.approvals,
+      questions: core.agentSessions.turns.questions,
+      toolCalls: core.toolCalls,
+      steps: core,
+    });
     this.settings = new SettingsActions({ store, steps: core });
     this.attachments = new AttachmentActions({ store, selection, attachments, steps: core });
-    this.agents = new AgentActions(core);
-    this.pushSubscriptions = new PushSubscriptions(core.store);
+    this.agents = new AgentActions({ desk: core, sessions: core.agentSessions });
+    this.pushSubscriptions = store.pushSubscriptions;
     this.devices = new DeviceTable(core.store);
   }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionIdentity, Settings } from '@webbridge/contract';
-import type { AttachmentRow, HostStore } from '../db/HostStore';
+import type { StoredAttachment } from '../db/AttachmentTable';
+import type { HostStore } from '../db/HostStore';
 import type { StoredMessage } from '../db/StoredMessage';
 import type { MainExecutor } from '../executor/MainExecutor';
 import { EchoModel } from '../models/EchoModel';
@@ -86,13 +87,13 @@ export class ControllerCore implements ControllerSteps {
     const echo = new EchoModel(options.echoDelayMs === undefined ? {} : { delayMs: options.echoDelayMs });
     this.registry = new ModelRegistry([echo, ...(options.providers ?? [])]);
     this.runner = new ReplyRunner(this.executor, createReplySink(this));
-    this.messages = new MessageRepository(this.store.messageTable, (id) =>
-      this.store.attachmentsOfConversation(id),
+    this.messages = new MessageRepository(this.store.messages, (id) =>
+      this.store.attachments.ofConversation(id),
     );
     this.selection = new Selection(this.store, this.messages, this.registry.defaultModel, (id) =>
       this.registry.has(id),
     );
-    this.attachments = new Attachments(this.store, options.uploadDir);
+    this.attachments = new Attachments(this.store.attachments, options.uploadDir);
     this.tools = options.tools ?? BUILTIN_TOOLS;
     this.toolSource = options.toolSource;
     const toolSource = this.toolSource;
@@ -111,12 +112,12 @@ export class ControllerCore implements ControllerSteps {
       },
     });
     this.agentSessions = new AgentSessions(this, options.agents, options.agentMcpServers ?? []);
-    this.settings = loadSettings(this.store);
+    this.settings = loadSettings(this.store.settings);
     this.sessionRevision = this.resumeSessionRevision();
     // An agent's question died with the process that asked it; its call then shows as stopped.
-    this.store.cancelAgentApprovals();
+    this.store.approvals.cancelAgentQuestions();
     this.messages.stopInterrupted();
-    restoreWorkspaceRoots(this.store, this.authoriser);
+    restoreWorkspaceRoots(this.store.kv, this.authoriser);
     const defaultWorkspace = this.authoriser.roots[0];
     if (defaultWorkspace === undefined) throw new Error('At least one workspace root is needed.');
     this.selection.restore(defaultWorkspace);
@@ -152,7 +153,7 @@ export class ControllerCore implements ControllerSteps {
   bumpSessionRevision(): void {
     const next = this.sessionRevision + 1;
     // Written before anyone can see it, so the file always holds the highest revision shown.
-    this.store.setKv(KV_SESSION_REVISION, String(next));
+    this.store.kv.set(KV_SESSION_REVISION, String(next));
     this.sessionRevision = next;
   }
 
@@ -163,9 +164,9 @@ export class ControllerCore implements ControllerSteps {
    * conversation. A run that changes nothing still uses up its revision.
    */
   private resumeSessionRevision(): number {
-    const stored = Number(this.store.kv(KV_SESSION_REVISION));
+    const stored = Number(this.store.kv.get(KV_SESSION_REVISION));
     const first = Number.isSafeInteger(stored) && stored >= 0 ? stored + 1 : 0;
-    this.store.setKv(KV_SESSION_REVISION, String(first));
+    this.store.kv.set(KV_SESSION_REVISION, String(first));
     return first;
   }
 
@@ -178,7 +179,7 @@ export class ControllerCore implements ControllerSteps {
   refresh(): void {
     if (this.closed) return;
     const { conversationId } = this.selection;
-    const conversation = this.store.conversation(conversationId);
+    const conversation = this.store.conversations.get(conversationId);
     this.publisher.publish(
       buildProjection({
         store: this.store,
@@ -190,8 +191,8 @@ export class ControllerCore implements ControllerSteps {
           this.agentSessions.turns.streamingMessage(conversationId),
         agents: this.agentSessions.view({
           id: conversationId,
-          agentId: conversation?.agent_id ?? null,
-          unavailable: conversation?.agent_unavailable ?? null,
+          agentId: conversation?.agentId ?? null,
+          unavailable: conversation?.agentUnavailable ?? null,
         }),
         roots: this.authoriser.roots,
         models: this.registry.list,
@@ -204,7 +205,7 @@ export class ControllerCore implements ControllerSteps {
 
   /** Makes a conversation current: a new place for sends, so a new session revision. */
   moveTo(conversationId: string): void {
-    const row = this.store.conversation(conversationId);
+    const row = this.store.conversations.get(conversationId);
     if (!row) throw notFound('conversation');
     this.selection.switchTo(row);
     this.bumpSessionRevision();
@@ -214,8 +215,8 @@ export class ControllerCore implements ControllerSteps {
   /** Starts streaming `reply` (already inserted) as the answer to the branch above it. */
   startReply(reply: StoredMessage): void {
     const { selection, messages } = this;
-    const conversation = this.store.conversation(reply.conversationId);
-    if (conversation?.agent_id != null) {
+    const conversation = this.store.conversations.get(reply.conversationId);
+    if (conversation?.agentId != null) {
       this.startAgentTurn(reply);
       return;
     }
@@ -235,21 +236,21 @@ export class ControllerCore implements ControllerSteps {
   private startAgentTurn(reply: StoredMessage): void {
     const user = reply.parentId === null ? undefined : this.messages.get(reply.parentId);
     const files = user === undefined ? [] : this.attachments.ofMessage(reply.conversationId, user.id);
-    const agentId = this.store.conversation(reply.conversationId)?.agent_id ?? '';
+    const agentId = this.store.conversations.get(reply.conversationId)?.agentId ?? '';
     this.agentSessions.prompt(reply.conversationId, reply.id, promptBlocks(agentId, user?.text ?? '', files));
   }
 
   /** Throws 422 when the current conversation's agent is known not to take one of `files`. */
-  assertAgentTakes(files: readonly Pick<AttachmentRow, 'type' | 'name'>[]): void {
+  assertAgentTakes(files: readonly Pick<StoredAttachment, 'type' | 'name'>[]): void {
     const { conversationId } = this.selection;
-    const agentId = this.store.conversation(conversationId)?.agent_id;
+    const agentId = this.store.conversations.get(conversationId)?.agentId;
     const can = this.agentSessions.capabilitiesOf(conversationId);
     if (agentId != null && can !== undefined) assertAgentTakes(agentId, files, can);
   }
 
   /** Throws 422 when the current conversation is an agent's: its history only goes forward. */
   assertForkable(): void {
-    if (this.store.conversation(this.selection.conversationId)?.agent_id != null) {
+    if (this.store.conversations.get(this.selection.conversationId)?.agentId != null) {
       throw notApplicable("An agent's conversation only goes forward: send a new message instead.");
     }
   }

@@ -21,6 +21,8 @@ export interface ControllerSteps {
   assertForkable(): void;
   /** Throws 422 when the current conversation's agent is known not to take one of `files`. */
   assertAgentTakes(files: readonly { readonly type: string; readonly name: string }[]): void;
+  /** Asks the model again under a tool call's result, when the agent loop goes on (does not publish). */
+  followToolResult(conversationId: string, result: StoredMessage | undefined): void;
   /** Starts streaming a reply already stored. */
   startReply(reply: StoredMessage): void;
   /** Replaces the settings (the caller has persisted them). */

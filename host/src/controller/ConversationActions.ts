@@ -1,5 +1,6 @@
 import { type ActionResultOf, BUILTIN_AGENT } from '@webbridge/contract';
-import type { HostStore } from '../db/HostStore';
+import type { ConversationTable } from '../db/ConversationTable';
+import type { ProjectTable } from '../db/ProjectTable';
 import type { ModelRegistry } from '../models/ModelRegistry';
 import type { AgentSessions } from './AgentSessions';
 import type { Attachments } from './Attachments';
@@ -11,10 +12,10 @@ import type { Selection } from './Selection';
 
 /** What {@link ConversationActions} works with. */
 export interface ConversationActionsDeps {
-  readonly store: Pick<
-    HostStore,
-    'project' | 'conversation' | 'latestConversation' | 'setConversationTitle' | 'deleteConversation'
-  >;
+  readonly store: {
+    readonly projects: Pick<ProjectTable, 'get'>;
+    readonly conversations: Pick<ConversationTable, 'get' | 'latestOf' | 'setTitle' | 'delete'>;
+  };
   readonly selection: Pick<Selection, 'projectId' | 'conversationId' | 'createConversation' | 'setModel'>;
   readonly attachments: Pick<Attachments, 'filesOf' | 'removeFiles'>;
   readonly runner: Pick<ReplyRunner, 'stop'>;
@@ -56,7 +57,7 @@ export class ConversationActions {
    */
   newConversation(projectId?: string, title?: string, agentId?: string): ActionResultOf<'newConversation'> {
     const project = projectId ?? this.selection.projectId;
-    if (!this.store.project(project)) throw notFound('project');
+    if (!this.store.projects.get(project)) throw notFound('project');
     const agent = agentId === undefined || agentId === BUILTIN_AGENT ? undefined : agentId;
     if (agent !== undefined && !this.agentSessions.has(agent)) throw notFound('agent');
     const row = this.selection.createConversation(project, title?.trim() ?? '', agent);
@@ -67,7 +68,7 @@ export class ConversationActions {
 
   /** Makes another conversation current. */
   selectConversation(conversationId: string): ActionResultOf<'selectConversation'> {
-    if (!this.store.conversation(conversationId)) throw notFound('conversation');
+    if (!this.store.conversations.get(conversationId)) throw notFound('conversation');
     // Selecting the current one again must not bump the session revision and refuse clients.
     if (conversationId !== this.selection.conversationId) this.steps.moveTo(conversationId);
     return { conversationId };
@@ -75,8 +76,8 @@ export class ConversationActions {
 
   /** Renames a conversation. */
   renameConversation(conversationId: string, title: string): ActionResultOf<'renameConversation'> {
-    if (!this.store.conversation(conversationId)) throw notFound('conversation');
-    this.store.setConversationTitle(conversationId, title.trim() || title);
+    if (!this.store.conversations.get(conversationId)) throw notFound('conversation');
+    this.store.conversations.setTitle(conversationId, title.trim() || title);
     this.steps.refresh();
     return { conversationId };
   }
@@ -87,16 +88,16 @@ export class ConversationActions {
    */
   deleteConversation(conversationId: string): ActionResultOf<'deleteConversation'> {
     const { store, selection, attachments } = this;
-    const row = store.conversation(conversationId);
+    const row = store.conversations.get(conversationId);
     if (!row) throw notFound('conversation');
     this.runner.stop(conversationId);
     this.agentSessions.forget(conversationId);
     const files = attachments.filesOf(conversationId);
-    store.deleteConversation(conversationId);
+    store.conversations.delete(conversationId);
     attachments.removeFiles(files);
     if (conversationId === selection.conversationId) {
       const next =
-        store.latestConversation(row.project_id) ?? selection.createConversation(row.project_id, '');
+        store.conversations.latestOf(row.projectId) ?? selection.createConversation(row.projectId, '');
       this.steps.moveTo(next.id);
     } else {
       this.steps.refresh();

@@ -1,5 +1,5 @@
 import type { HostAttachment } from '@webbridge/contract';
-import type { AttachmentRow } from '../db/HostStore';
+import type { StoredAttachment } from '../db/AttachmentTable';
 import { applyChange, type MessageChange, type StoredMessage } from '../db/StoredMessage';
 
 /**
@@ -17,12 +17,16 @@ export class ConversationTree {
   private readonly sequence = new Map<string, number>();
   private nextSequence = 0;
 
-  constructor(conversationId: string, rows: readonly StoredMessage[], attachments: readonly AttachmentRow[]) {
+  constructor(
+    conversationId: string,
+    rows: readonly StoredMessage[],
+    attachments: readonly StoredAttachment[],
+  ) {
     this.conversationId = conversationId;
     // Messages arrive in sibling order, so pushing keeps each child list ordered.
     for (const row of rows) this.add(row);
     for (const attachment of attachments) {
-      if (attachment.message_id !== null) this.attach(attachment.message_id, [toHostAttachment(attachment)]);
+      if (attachment.messageId !== null) this.attach(attachment.messageId, [toHostAttachment(attachment)]);
     }
   }
 
@@ -123,7 +127,7 @@ export class ConversationTree {
   }
 }
 
-/** The projection's view of an attachment row. */
-export function toHostAttachment(row: AttachmentRow): HostAttachment {
+/** The projection's view of a stored attachment. */
+export function toHostAttachment(row: StoredAttachment): HostAttachment {
   return { id: row.id, name: row.name, type: row.type, size: row.size };
 }

@@ -1,4 +1,6 @@
 import { type ActionResultOf, isContinuable } from '@webbridge/contract';
+import type { AttachmentTable } from '../db/AttachmentTable';
+import type { ConversationTable } from '../db/ConversationTable';
 import type { HostStore } from '../db/HostStore';
 import type { NewMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
@@ -15,11 +17,11 @@ import { titleFrom } from './titleFrom';
 
 /** What {@link MessageActions} works with. */
 export interface MessageActionsDeps {
-  /** The transaction a send spans, and the attachment and title rows it writes. */
-  readonly store: Pick<
-    HostStore,
-    'transaction' | 'attachToMessage' | 'insertAttachment' | 'setConversationTitle'
-  >;
+  /** The transaction a send spans, and the attachments and the title it writes. */
+  readonly store: Pick<HostStore, 'transaction'> & {
+    readonly attachments: Pick<AttachmentTable, 'attachToMessage' | 'insert'>;
+    readonly conversations: Pick<ConversationTable, 'setTitle'>;
+  };
   readonly messages: MessageRepository;
   readonly selection: Pick<
     Selection,
@@ -72,13 +74,13 @@ export class MessageActions {
     steps.assertAgentTakes(chosen);
     const conversation = selection.currentConversation();
     // An agent's reply is written by the agent (its own model), not by the host's current model.
-    const model = conversation.agent_id == null ? selection.modelId : undefined;
+    const model = conversation.agentId == null ? selection.modelId : undefined;
     const { user, reply } = store.transaction(() => {
       const user = messages.add(userMessage(conversation.id, selection.leafId, text));
-      for (const attachment of chosen) store.attachToMessage(attachment.id, user.id);
+      for (const attachment of chosen) store.attachments.attachToMessage(attachment.id, user.id);
       const reply = messages.add(replyTo(conversation.id, user.id, model));
       selection.setLeaf(conversation.id, reply.id);
-      if (conversation.title === '') store.setConversationTitle(conversation.id, titleFrom(text, chosen));
+      if (conversation.title === '') store.conversations.setTitle(conversation.id, titleFrom(text, chosen));
       return { user, reply };
     });
     messages.attach(conversation.id, user.id, chosen.map(toHostAttachment));
@@ -166,8 +168,8 @@ export class MessageActions {
       const user = messages.add(userMessage(conversationId, original.parentId, text));
       // The edit keeps the original's attachments: copies of their rows share the file, which is
       // deleted with the conversation, never before.
-      const copies = attachments.map((row) => ({ ...row, id: newId(), message_id: user.id }));
-      for (const copy of copies) store.insertAttachment(copy);
+      const copies = attachments.map((row) => ({ ...row, id: newId(), messageId: user.id }));
+      for (const copy of copies) store.attachments.insert(copy);
       const reply = messages.add(replyTo(conversationId, user.id, selection.modelId));
       selection.setLeaf(conversationId, reply.id);
       return { user, reply, copies };

@@ -1,5 +1,5 @@
 import type { ApprovalDecision, HostAttachment, HostMessage } from '@webbridge/contract';
-import type { AttachmentRow } from '../db/HostStore';
+import type { StoredAttachment } from '../db/AttachmentTable';
 import type { MessageTable } from '../db/MessageTable';
 import type { MessageChange, NewMessage, StoredMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
@@ -29,11 +29,11 @@ export type TreeView = Pick<
  */
 export class MessageRepository {
   private readonly table: MessageTable;
-  private readonly attachmentsOf: (conversationId: string) => readonly AttachmentRow[];
+  private readonly attachmentsOf: (conversationId: string) => readonly StoredAttachment[];
   private cache = new ConversationTree('', [], []);
 
   /** `attachmentsOf` reads a conversation's attachment rows when its tree is loaded. */
-  constructor(table: MessageTable, attachmentsOf: (conversationId: string) => readonly AttachmentRow[]) {
+  constructor(table: MessageTable, attachmentsOf: (conversationId: string) => readonly StoredAttachment[]) {
     this.table = table;
     this.attachmentsOf = attachmentsOf;
   }

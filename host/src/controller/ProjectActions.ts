@@ -1,6 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import { type ActionResultOf, ProtocolError } from '@webbridge/contract';
-import type { HostStore } from '../db/HostStore';
+import type { ConversationTable } from '../db/ConversationTable';
+import type { KvTable } from '../db/KvTable';
+import type { ProjectTable } from '../db/ProjectTable';
 import { newId } from '../ids';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 import type { ControllerSteps } from './ControllerSteps';
@@ -10,8 +12,12 @@ import { rememberWorkspaceRoot } from './workspaceRoots';
 
 /** What {@link ProjectActions} works with. */
 export interface ProjectActionsDeps {
-  /** Projects, and the kv the authorised roots are remembered in. */
-  readonly store: HostStore;
+  /** Projects, a project's newest conversation, and the kv the authorised roots are remembered in. */
+  readonly store: {
+    readonly projects: Pick<ProjectTable, 'get' | 'insert' | 'setWorkspace'>;
+    readonly conversations: Pick<ConversationTable, 'latestOf'>;
+    readonly kv: KvTable;
+  };
   readonly selection: Pick<Selection, 'projectId' | 'createConversation'>;
   readonly authoriser: WorkspaceAuthoriser;
   readonly steps: Pick<ControllerSteps, 'moveTo' | 'bumpSessionRevision' | 'refresh'>;
@@ -23,7 +29,7 @@ export interface ProjectActionsDeps {
  * Each publishes the new projection when it changes something.
  */
 export class ProjectActions {
-  private readonly store: HostStore;
+  private readonly store: ProjectActionsDeps['store'];
   private readonly selection: ProjectActionsDeps['selection'];
   private readonly authoriser: WorkspaceAuthoriser;
   private readonly steps: ProjectActionsDeps['steps'];
@@ -38,9 +44,9 @@ export class ProjectActions {
   /** Makes a project current, with its newest conversation (created if it has none). */
   selectProject(projectId: string): ActionResultOf<'selectProject'> {
     const { store, selection } = this;
-    if (!store.project(projectId)) throw notFound('project');
+    if (!store.projects.get(projectId)) throw notFound('project');
     if (projectId !== selection.projectId) {
-      const row = store.latestConversation(projectId) ?? selection.createConversation(projectId, '');
+      const row = store.conversations.latestOf(projectId) ?? selection.createConversation(projectId, '');
       this.steps.moveTo(row.id);
     }
     return { projectId };
@@ -54,8 +60,8 @@ export class ProjectActions {
     if (folder === undefined)
       throw new ProtocolError('workspace_forbidden', 'That folder is not authorised.');
     const { projectId } = this.selection;
-    if (this.store.project(projectId)?.workspace_path !== folder) {
-      this.store.setProjectWorkspace(projectId, folder);
+    if (this.store.projects.get(projectId)?.workspacePath !== folder) {
+      this.store.projects.setWorkspace(projectId, folder);
       this.steps.bumpSessionRevision();
       this.steps.refresh();
     }
@@ -71,7 +77,7 @@ export class ProjectActions {
     if (workspace === undefined)
       throw new ProtocolError('workspace_forbidden', 'That folder is not authorised.');
     const id = newId();
-    this.store.insertProject({ id, name, workspace_path: workspace, created_at: Date.now() });
+    this.store.projects.insert({ id, name, workspacePath: workspace, createdAt: Date.now() });
     this.steps.refresh();
     return id;
   }
@@ -82,7 +88,7 @@ export class ProjectActions {
    * folder; throws when it is not an existing absolute folder.
    */
   addWorkspaceRoot(folder: string): string {
-    const real = rememberWorkspaceRoot(this.store, this.authoriser, folder);
+    const real = rememberWorkspaceRoot(this.store.kv, this.authoriser, folder);
     this.steps.refresh();
     return real;
   }

@@ -1,8 +1,12 @@
-import type { ConversationRow, HostStore } from '../db/HostStore';
+import type { StoredConversation } from '../db/ConversationTable';
+import type { HostStore } from '../db/HostStore';
 import type { StoredMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
 import { notFound } from './errors';
 import type { MessageRepository } from './MessageRepository';
+
+/** The tables the selection reads and remembers itself in. */
+type SelectionStore = Pick<HostStore, 'transaction' | 'projects' | 'conversations' | 'kv'>;
 
 const KV_CONVERSATION = 'current_conversation';
 const KV_PROJECT = 'current_project';
@@ -19,12 +23,12 @@ export class Selection {
   leafId: string | null = null;
   modelId: string;
 
-  private readonly store: HostStore;
+  private readonly store: SelectionStore;
   private readonly messages: MessageRepository;
   private readonly isModel: (id: string) => boolean;
 
   constructor(
-    store: HostStore,
+    store: SelectionStore,
     messages: MessageRepository,
     defaultModel: string,
     isModel: (id: string) => boolean,
@@ -37,72 +41,74 @@ export class Selection {
 
   /** At startup: a default project, at least one conversation, and the last selection. */
   restore(defaultWorkspace: string): void {
-    if (this.store.projects().length === 0) {
-      this.store.insertProject({
+    if (this.store.projects.all().length === 0) {
+      this.store.projects.insert({
         id: newId(),
         name: 'Default',
-        workspace_path: defaultWorkspace,
-        created_at: Date.now(),
+        workspacePath: defaultWorkspace,
+        createdAt: Date.now(),
       });
     }
-    const model = this.store.kv(KV_MODEL);
+    const model = this.store.kv.get(KV_MODEL);
     if (model !== undefined && this.isModel(model)) this.modelId = model;
-    const savedConversation = this.store.kv(KV_CONVERSATION);
-    const savedProject = this.store.kv(KV_PROJECT);
+    const savedConversation = this.store.kv.get(KV_CONVERSATION);
+    const savedProject = this.store.kv.get(KV_PROJECT);
     const project =
-      (savedProject === undefined ? undefined : this.store.project(savedProject)) ??
-      this.store.projects()[0]!;
+      (savedProject === undefined ? undefined : this.store.projects.get(savedProject)) ??
+      this.store.projects.all()[0]!;
     const conversation =
-      (savedConversation === undefined ? undefined : this.store.conversation(savedConversation)) ??
-      this.store.latestConversation(project.id) ??
+      (savedConversation === undefined ? undefined : this.store.conversations.get(savedConversation)) ??
+      this.store.conversations.latestOf(project.id) ??
       this.createConversation(project.id, '');
     this.switchTo(conversation);
   }
 
   /** Loads a conversation into memory and makes it (and its project) current. */
-  switchTo(row: ConversationRow): void {
+  switchTo(row: StoredConversation): void {
     const tree = this.messages.open(row.id);
     this.conversationId = row.id;
-    this.projectId = row.project_id;
-    const leaf = row.current_leaf_id;
+    this.projectId = row.projectId;
+    const leaf = row.currentLeafId;
     this.leafId = leaf !== null && tree.get(leaf) ? leaf : tree.defaultLeaf();
-    if (row.model_id !== null && this.isModel(row.model_id)) this.modelId = row.model_id;
+    if (row.modelId !== null && this.isModel(row.modelId)) this.modelId = row.modelId;
     this.store.transaction(() => {
-      this.store.setKv(KV_CONVERSATION, row.id);
-      this.store.setKv(KV_PROJECT, row.project_id);
-      this.store.setKv(KV_MODEL, this.modelId);
+      this.store.kv.set(KV_CONVERSATION, row.id);
+      this.store.kv.set(KV_PROJECT, row.projectId);
+      this.store.kv.set(KV_MODEL, this.modelId);
     });
   }
 
   /**
    * Chooses the model of the current conversation and of the next ones. Both writes keep only
-   * their last value of the turn and run together before its commit (HostStore.setKv), so no
+   * their last value of the turn and run together before its commit (KvTable.set, ConversationTable.setModel), so no
    * savepoint is needed to keep them together, and a burst of switches writes once.
    */
   setModel(modelId: string): void {
     this.modelId = modelId;
-    this.store.setKv(KV_MODEL, modelId);
-    this.store.setConversationModel(this.conversationId, modelId);
+    this.store.kv.set(KV_MODEL, modelId);
+    this.store.conversations.setModel(this.conversationId, modelId);
   }
 
   /** Creates (but does not select) a conversation. */
-  createConversation(projectId: string, title: string, agentId?: string): ConversationRow {
-    const row: ConversationRow = {
+  createConversation(projectId: string, title: string, agentId?: string): StoredConversation {
+    const row: StoredConversation = {
       id: newId(),
-      project_id: projectId,
+      projectId,
       title,
-      created_at: Date.now(),
-      current_leaf_id: null,
-      model_id: this.modelId,
-      ...(agentId === undefined ? {} : { agent_id: agentId }),
+      createdAt: Date.now(),
+      currentLeafId: null,
+      modelId: this.modelId,
+      agentId: agentId ?? null,
+      agentSessionId: null,
+      agentUnavailable: null,
     };
-    this.store.insertConversation(row);
+    this.store.conversations.insert(row);
     return row;
   }
 
-  /** The current conversation's row. */
-  currentConversation(): ConversationRow {
-    const row = this.store.conversation(this.conversationId);
+  /** The current conversation. */
+  currentConversation(): StoredConversation {
+    const row = this.store.conversations.get(this.conversationId);
     if (!row) throw notFound('conversation');
     return row;
   }
@@ -114,15 +120,15 @@ export class Selection {
 
   /** The workspace folder of a conversation's project. */
   workspaceOf(conversationId: string): string {
-    const conversation = this.store.conversation(conversationId);
-    const project = conversation && this.store.project(conversation.project_id);
+    const conversation = this.store.conversations.get(conversationId);
+    const project = conversation && this.store.projects.get(conversation.projectId);
     if (!project) throw notFound('project');
-    return project.workspace_path;
+    return project.workspacePath;
   }
 
   /** Moves a conversation's branch to `leafId`; the current one's in memory too. */
   setLeaf(conversationId: string, leafId: string | null): void {
-    this.store.setConversationLeaf(conversationId, leafId);
+    this.store.conversations.setLeaf(conversationId, leafId);
     if (conversationId === this.conversationId) this.leafId = leafId;
   }
 }

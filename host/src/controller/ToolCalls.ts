@@ -1,5 +1,6 @@
-import type { FileDiff, Settings } from '@webbridge/contract';
-import type { ApprovalDecider, HostStore } from '../db/HostStore';
+import type { Approval, FileDiff, Settings } from '@webbridge/contract';
+import type { ApprovalDecider, StoredApproval } from '../db/ApprovalTable';
+import type { HostStore } from '../db/HostStore';
 import type { StoredMessage } from '../db/StoredMessage';
 import { newId } from '../ids';
 import type { Attachments } from './Attachments';
@@ -14,7 +15,8 @@ import { isToolEnabled, type Tool, type ToolArgs } from './tools/Tool';
 
 /** What {@link ToolCalls} works with. */
 export interface ToolCallsOptions {
-  readonly store: HostStore;
+  /** The transactions a call spans, its approvals, and the conversation's leaf. */
+  readonly store: Pick<HostStore, 'transaction' | 'approvals' | 'conversations'>;
   readonly selection: Selection;
   /** Where the call, its result and their changes are written. */
   readonly messages: MessageRepository;
@@ -40,7 +42,7 @@ export interface ToolCallsOptions {
  * it ends; `stop` aborts it.
  */
 export class ToolCalls {
-  private readonly store: HostStore;
+  private readonly store: ToolCallsOptions['store'];
   private readonly selection: Selection;
   private readonly messages: MessageRepository;
   private readonly tools: ReadonlyMap<string, Tool>;
@@ -87,16 +89,15 @@ export class ToolCalls {
     // What the call would change, so every approval can show it (read before it is allowed).
     const diffs = tool.diffs?.(args, this.selection.workspaceOf(conversationId)) ?? [];
     this.store.transaction(() => {
-      this.store.insertApproval({
-        details: diffs.length === 0 ? null : JSON.stringify({ diffs }),
+      this.store.approvals.insertPending({
         id: approvalId,
-        conversation_id: conversationId,
-        message_id: messageId,
         tool: name,
-        args: argsText,
         summary: tool.summarize(args),
-        status: 'pending',
-        created_at: Date.now(),
+        args: argsText,
+        conversationId,
+        messageId,
+        createdAt: Date.now(),
+        ...(diffs.length === 0 ? {} : { diffs }),
       });
       this.messages.change(conversationId, messageId, {
         status: 'waiting',
@@ -107,23 +108,23 @@ export class ToolCalls {
   }
 
   /**
-   * Allows (runs the tool) or denies a pending call, and records the result under the call.
-   * `result` is undefined while an allowed tool runs in the background. `by` is recorded as
-   * who answered; an approval already answered is refused with what happened to it.
+   * Allows (runs the tool) or denies a pending call of the host's own tools, and records the
+   * result under the call. `result` is undefined while an allowed tool runs in the background.
+   * `by` is recorded as who answered; an approval already answered is refused with what
+   * happened to it.
    */
   decide(
-    approvalId: string,
+    approval: StoredApproval,
     decision: 'allow' | 'deny',
     settings: Settings,
     by: ApprovalDecider,
   ): { readonly conversationId: string; readonly result: StoredMessage | undefined } {
-    const approval = this.store.approval(approvalId);
-    if (!approval) throw notFound('approval');
     if (approval.status !== 'pending') throw alreadyDecided(approval);
+    const approvalId = approval.id;
     const at = Date.now();
-    const call = this.messages.get(approval.message_id);
+    const call = this.messages.get(approval.messageId);
     if (!call) throw notFound('message');
-    const conversationId = approval.conversation_id;
+    const conversationId = approval.conversationId;
     const tool = this.find(approval.tool);
     const args = parseToolArgs(approval.args);
     let outcome: ToolOutcome;
@@ -135,11 +136,11 @@ export class ToolCalls {
       // The settings changed while the call waited.
       outcome = disabled(tool.name);
     } else {
-      this.store.decideApproval(approvalId, 'allowed', by, at);
+      this.store.approvals.decide(approvalId, 'allowed', by, at);
       return { conversationId, result: this.execute(conversationId, call, approvalId, tool, args, settings) };
     }
     const result = this.store.transaction(() => {
-      this.store.decideApproval(approvalId, decision === 'allow' ? 'allowed' : 'denied', by, at);
+      this.store.approvals.decide(approvalId, decision === 'allow' ? 'allowed' : 'denied', by, at);
       return this.record(conversationId, call, approvalId, outcome);
     });
     return { conversationId, result };
@@ -150,15 +151,15 @@ export class ToolCalls {
     const waiting = this.pendingOf(conversationId);
     if (!waiting) return false;
     this.store.transaction(() => {
-      this.store.setApprovalStatus(waiting.id, 'cancelled');
-      this.messages.change(conversationId, waiting.message_id, { status: 'stopped' });
+      this.store.approvals.cancel(waiting.id);
+      this.messages.change(conversationId, waiting.messageId, { status: 'stopped' });
     });
     return true;
   }
 
   /** The pending approval of a conversation, if any. */
-  pendingOf(conversationId: string) {
-    return this.store.pendingApprovals().find((row) => row.conversation_id === conversationId);
+  pendingOf(conversationId: string): Approval | undefined {
+    return this.store.approvals.pending().find((row) => row.conversationId === conversationId);
   }
 
   private find(name: string): Tool | undefined {
@@ -223,8 +224,8 @@ export class ToolCalls {
     }
     if (attached.length > 0) this.messages.attach(conversationId, result.id, attached);
     this.messages.change(conversationId, call.id, { status: 'complete' });
-    const conversation = this.store.conversation(conversationId);
-    if (conversation?.current_leaf_id === call.id) this.selection.setLeaf(conversationId, result.id);
+    const conversation = this.store.conversations.get(conversationId);
+    if (conversation?.currentLeafId === call.id) this.selection.setLeaf(conversationId, result.id);
     return result;
   }
 }

@@ -1,23 +1,6 @@
 import path from 'node:path';
-import type { AgentToolCall, FileDiff, PermissionOption } from '@webbridge/contract';
-import type { ApprovalRow } from '../db/HostStore';
+import type { AgentToolCall, Approval, PermissionOption } from '@webbridge/contract';
 import { notApplicable } from './errors';
-
-/** The JSON of an ACP approval's `details` column. */
-export interface ApprovalDetails {
-  readonly options?: PermissionOption[];
-  readonly diffs?: FileDiff[];
-}
-
-/** An approval's details, or undefined for one without (the host's own tools before diffs). */
-export function detailsOf(row: ApprovalRow): ApprovalDetails | undefined {
-  if (row.details == null) return undefined;
-  try {
-    return JSON.parse(row.details) as ApprovalDetails;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The agent's option an answer picks: the one named, which must agree with the decision, or the first of its kind. */
 export function chooseOption(
@@ -42,10 +25,13 @@ export function chooseOption(
 }
 
 /** The files an allowed call is about: its locations, its diffs, and a path in its input. */
-export function pathsOf(call: AgentToolCall | undefined, args: string, details: ApprovalDetails): string[] {
-  const paths = [...(call?.locations.map((l) => l.path) ?? []), ...(details.diffs ?? []).map((d) => d.path)];
+export function pathsOf(
+  call: AgentToolCall | undefined,
+  approval: Pick<Approval, 'args' | 'diffs'>,
+): string[] {
+  const paths = [...(call?.locations.map((l) => l.path) ?? []), ...(approval.diffs ?? []).map((d) => d.path)];
   try {
-    const input = JSON.parse(args) as Record<string, unknown>;
+    const input = JSON.parse(approval.args) as Record<string, unknown>;
     for (const key of ['filePath', 'file_path', 'path', 'filepath']) {
       const value = input[key];
       if (typeof value === 'string') paths.push(value);

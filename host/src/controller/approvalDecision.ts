@@ -1,6 +1,6 @@
-import type { ApprovalDecision, Decider } from '@webbridge/contract';
+import type { Decider } from '@webbridge/contract';
 import { ProtocolError } from '@webbridge/contract';
-import type { ApprovalDecider, ApprovalRow } from '../db/HostStore';
+import type { ApprovalDecider, StoredApproval } from '../db/ApprovalTable';
 
 /** Who answers from the host's own console. */
 export const HOST_DECIDER: ApprovalDecider = Object.freeze({ kind: 'host', name: null, deviceId: null });
@@ -15,20 +15,6 @@ export const ACCESS_CODE_DECIDER: ApprovalDecider = Object.freeze({
 /** A paired device as the one who answers. */
 export function deviceDecider(device: { readonly id: string; readonly name: string }): ApprovalDecider {
   return { kind: 'device', name: device.name, deviceId: device.id };
-}
-
-/** An answered approval's decision as the projection shows it; undefined while it is not answered. */
-export function decisionOf(row: ApprovalRow): ApprovalDecision | undefined {
-  if (row.status !== 'allowed' && row.status !== 'denied') return undefined;
-  const decision = row.status === 'allowed' ? 'allow' : 'deny';
-  // Rows answered before decisions were recorded have no decider: the host is all we know.
-  const by: Decider =
-    row.decided_kind === 'device'
-      ? { kind: 'device', name: row.decided_name ?? '' }
-      : row.decided_kind === 'accessCode'
-        ? { kind: 'accessCode' }
-        : { kind: 'host' };
-  return { decision, by, at: row.decided_at ?? row.created_at };
 }
 
 /** "on Pixel 7", "on this host", "with the access code": where an answer came from, in words. */
@@ -51,8 +37,8 @@ function placeOf(by: Decider): string {
  * 422 for an answer to an approval that is no longer pending: what happened to it ("already
  * allowed on Pixel 7"), with the decision as a problem member so a page can show it at once.
  */
-export function alreadyDecided(row: ApprovalRow): ProtocolError {
-  const decided = decisionOf(row);
+export function alreadyDecided(approval: Pick<StoredApproval, 'id' | 'decided'>): ProtocolError {
+  const { decided } = approval;
   if (!decided)
     return new ProtocolError('not_applicable', 'That approval was cancelled: its reply was stopped.');
   const verb = decided.decision === 'allow' ? 'allowed' : 'denied';
@@ -60,6 +46,6 @@ export function alreadyDecided(row: ApprovalRow): ProtocolError {
     'not_applicable',
     // The time travels as `decided.at`, for the page to show in its person's time zone.
     `That approval was already ${verb} ${placeOf(decided.by)}.`,
-    { decided: { approvalId: row.id, ...decided } },
+    { decided: { approvalId: approval.id, ...decided } },
   );
 }

@@ -1,17 +1,17 @@
-import type { ApprovalDecision, Projection, RunStatus, SessionIdentity, Settings } from '@webbridge/contract';
+import type { Projection, RunStatus, SessionIdentity, Settings } from '@webbridge/contract';
 import type { HostStore } from '../db/HostStore';
 import type { ModelInfo } from '../models/ModelProvider';
-import { decisionOf } from './approvalDecision';
 import { toHostAttachment } from './ConversationTree';
 import type { MessageRepository } from './MessageRepository';
-import { toApproval, toProject, toSummary, toToolView, toWorkspace } from './projection';
+import { toProject, toSummary, toToolView, toWorkspace } from './projectionParts';
 import type { Selection } from './Selection';
 import type { Tool } from './tools/Tool';
 import type { ToolServerView } from './tools/ToolSource';
 
 /** Everything a projection is built from. */
 export interface ProjectionSources {
-  readonly store: HostStore;
+  /** The stored lists: conversations, pending attachments, projects, approvals. */
+  readonly store: Pick<HostStore, 'conversations' | 'attachments' | 'projects' | 'approvals'>;
   readonly selection: Selection;
   readonly messages: MessageRepository;
   readonly identity: SessionIdentity;
@@ -33,17 +33,17 @@ export interface ProjectionSources {
  */
 export function buildProjection(sources: ProjectionSources): Projection {
   const { store, selection, identity } = sources;
-  const approvals = store.pendingApprovals().map(toApproval);
-  const decisions = decisionsOf(store, identity.conversationId);
+  const approvals = store.approvals.pending();
+  const decisions = store.approvals.decisionsOf(identity.conversationId);
   return {
     ...identity,
     conversations: {
-      list: store.conversations().map(toSummary),
+      list: store.conversations.all().map(toSummary),
       messages: sources.messages.shown(selection.leafId, decisions),
-      pending: store.pendingAttachments(identity.conversationId).map(toHostAttachment),
+      pending: store.attachments.pending(identity.conversationId).map(toHostAttachment),
       run: runStatus(identity.conversationId, sources.streamingMessageId, approvals),
     },
-    projects: { list: store.projects().map(toProject), roots: sources.roots.map(toWorkspace) },
+    projects: { list: store.projects.all().map(toProject), roots: sources.roots.map(toWorkspace) },
     models: { current: selection.modelId, list: [...sources.models] },
     // Rebuilt each time; `share` keeps the previous object while nothing in it changed.
     tools: {
@@ -54,16 +54,6 @@ export function buildProjection(sources: ProjectionSources): Projection {
     settings: sources.settings,
     agents: sources.agents,
   };
-}
-
-/** The current conversation's answered approvals, by id. */
-function decisionsOf(store: HostStore, conversationId: string): ReadonlyMap<string, ApprovalDecision> {
-  const decisions = new Map<string, ApprovalDecision>();
-  for (const row of store.decidedApprovals(conversationId)) {
-    const decided = decisionOf(row);
-    if (decided) decisions.set(row.id, decided);
-  }
-  return decisions;
 }
 
 function runStatus(

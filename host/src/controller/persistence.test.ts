@@ -1,3 +1,4 @@
+import { aSettings } from '@webbridge/contract/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EchoModel } from '../models/EchoModel';
 import { onMain, testController, waitForIdle, waitForState } from '../testing/testController';
@@ -25,12 +26,7 @@ describe('persistence', () => {
       current: 'echo',
       list: [{ id: 'echo', name: 'Echo (offline)', provider: 'echo' }],
     });
-    expect(state.settings).toEqual({
-      theme: 'system',
-      autoApprove: [],
-      allowCommands: false,
-      systemPrompt: '',
-    });
+    expect(state.settings).toEqual(aSettings());
     expect(state.tools.list.map((t) => [t.name, t.needsApproval, t.enabled])).toEqual([
       ['list_files', false, true],
       ['read_file', false, true],

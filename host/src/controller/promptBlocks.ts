@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
-import type { AttachmentRow } from '../db/HostStore';
+import type { StoredAttachment } from '../db/AttachmentTable';
 import type { PromptBuilder, PromptCapabilities } from './AgentSessions';
 import { notApplicable } from './errors';
 
 /** What a file attached to a prompt needs the agent to take. */
-function needOf(file: Pick<AttachmentRow, 'type'>): 'image' | 'audio' | 'embeddedContext' {
+function needOf(file: Pick<StoredAttachment, 'type'>): 'image' | 'audio' | 'embeddedContext' {
   if (file.type.startsWith('image/')) return 'image';
   if (file.type.startsWith('audio/')) return 'audio';
   return 'embeddedContext';
@@ -21,7 +21,7 @@ const WORDS = { image: 'images', audio: 'audio', embeddedContext: 'attached file
  */
 export function assertAgentTakes(
   agentId: string,
-  files: readonly Pick<AttachmentRow, 'type' | 'name'>[],
+  files: readonly Pick<StoredAttachment, 'type' | 'name'>[],
   can: PromptCapabilities,
 ): void {
   for (const file of files) {
@@ -38,7 +38,11 @@ export function assertAgentTakes(
  * The `session/prompt` blocks of a user message: its text, then each attachment as an image,
  * audio or embedded resource block (text files as text, others base64).
  */
-export function promptBlocks(agentId: string, text: string, files: readonly AttachmentRow[]): PromptBuilder {
+export function promptBlocks(
+  agentId: string,
+  text: string,
+  files: readonly StoredAttachment[],
+): PromptBuilder {
   return async (can) => {
     assertAgentTakes(agentId, files, can);
     const blocks: ContentBlock[] = text === '' ? [] : [{ type: 'text', text }];

@@ -1,5 +1,6 @@
 import type { ActionOf, Settings } from '@webbridge/contract';
 import type { HostStore } from '../db/HostStore';
+import type { SettingsTable } from '../db/SettingsTable';
 
 /** The settings of a fresh data directory. */
 export const DEFAULT_SETTINGS: Settings = {
@@ -16,8 +17,8 @@ export const DEFAULT_SETTINGS: Settings = {
 const PERSISTED = ['theme', 'allowCommands', 'systemPrompt'] as const;
 
 /** Reads the persisted settings over the defaults, ignoring stored values of the wrong type. */
-export function loadSettings(store: HostStore): Settings {
-  const stored = store.settings();
+export function loadSettings(table: Pick<SettingsTable, 'read'>): Settings {
+  const stored = table.read();
   const settings: Settings = { ...DEFAULT_SETTINGS };
   const theme = stored.get('theme');
   if (theme === 'system' || theme === 'light' || theme === 'dark') settings.theme = theme;
@@ -30,7 +31,7 @@ export function loadSettings(store: HostStore): Settings {
 
 /** Merges a partial update into the settings and persists what is persisted. */
 export function mergeSettings(
-  store: HostStore,
+  store: Pick<HostStore, 'transaction'> & { readonly settings: Pick<SettingsTable, 'set'> },
   current: Settings,
   update: ActionOf<'updateSettings'>['settings'],
 ): Settings {
@@ -40,7 +41,7 @@ export function mergeSettings(
   if (update.allowCommands !== undefined) next.allowCommands = update.allowCommands;
   if (update.systemPrompt !== undefined) next.systemPrompt = update.systemPrompt;
   store.transaction(() => {
-    for (const key of PERSISTED) if (update[key] !== undefined) store.setSetting(key, next[key]);
+    for (const key of PERSISTED) if (update[key] !== undefined) store.settings.set(key, next[key]);
   });
   return next;
 }

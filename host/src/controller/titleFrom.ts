@@ -1,4 +1,4 @@
-import type { AttachmentRow } from '../db/HostStore';
+import type { StoredAttachment } from '../db/AttachmentTable';
 
 /** Longest automatic title taken from a conversation's first message. */
 const TITLE_LENGTH = 60;
@@ -8,7 +8,7 @@ const TITLE_LENGTH = 60;
  * markdown markup, or the attachments' names when the message is only files, cut with an
  * ellipsis to fit a sidebar.
  */
-export function titleFrom(text: string, attachments: readonly AttachmentRow[]): string {
+export function titleFrom(text: string, attachments: readonly StoredAttachment[]): string {
   const firstLine = text.split('\n').find((l) => l.trim() !== '' && !l.trim().startsWith('```')) ?? '';
   const plain = firstLine
     .replace(/^\s*(#{1,6}\s+|>\s*|[-*+]\s+|\d+\.\s+)/, '')

@@ -1,13 +1,13 @@
-import type { HostStore } from '../db/HostStore';
+import type { KvTable } from '../db/KvTable';
 import type { WorkspaceAuthoriser } from '../workspace/WorkspaceAuthoriser';
 
 /** The kv key of the roots authorised from the console, a JSON array of absolute paths. */
 const KV_ADDED_ROOTS = 'added_workspace_roots';
 
 /** The workspace roots authorised from the console in earlier runs, as remembered in the store. */
-function addedWorkspaceRoots(store: HostStore): string[] {
+function addedWorkspaceRoots(kv: Pick<KvTable, 'get'>): string[] {
   try {
-    const value: unknown = JSON.parse(store.kv(KV_ADDED_ROOTS) ?? '[]');
+    const value: unknown = JSON.parse(kv.get(KV_ADDED_ROOTS) ?? '[]');
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
   } catch {
     // A hand-edited or truncated value must not keep the host from starting.
@@ -16,8 +16,8 @@ function addedWorkspaceRoots(store: HostStore): string[] {
 }
 
 /** At startup: authorises again every root remembered by {@link rememberWorkspaceRoot}. */
-export function restoreWorkspaceRoots(store: HostStore, authoriser: WorkspaceAuthoriser): void {
-  for (const root of addedWorkspaceRoots(store)) {
+export function restoreWorkspaceRoots(kv: Pick<KvTable, 'get'>, authoriser: WorkspaceAuthoriser): void {
+  for (const root of addedWorkspaceRoots(kv)) {
     try {
       authoriser.addRoot(root);
     } catch {
@@ -30,13 +30,9 @@ export function restoreWorkspaceRoots(store: HostStore, authoriser: WorkspaceAut
  * Authorises another workspace root and remembers it across restarts. Returns the resolved
  * folder; throws when it is not an existing absolute folder.
  */
-export function rememberWorkspaceRoot(
-  store: HostStore,
-  authoriser: WorkspaceAuthoriser,
-  folder: string,
-): string {
+export function rememberWorkspaceRoot(kv: KvTable, authoriser: WorkspaceAuthoriser, folder: string): string {
   const real = authoriser.addRoot(folder);
-  const added = addedWorkspaceRoots(store);
-  if (!added.includes(real)) store.setKv(KV_ADDED_ROOTS, JSON.stringify([...added, real]));
+  const added = addedWorkspaceRoots(kv);
+  if (!added.includes(real)) kv.set(KV_ADDED_ROOTS, JSON.stringify([...added, real]));
   return real;
 }

@@ -71,11 +71,11 @@ export class DeviceTable implements DeviceStore {
   }
 
   codeBinding(): string | undefined {
-    return this.store.kv(CODE_BINDING_KEY);
+    return this.store.kv.get(CODE_BINDING_KEY);
   }
 
   setCodeBinding(binding: string): void {
-    this.store.transaction(() => this.store.setKv(CODE_BINDING_KEY, binding));
+    this.store.transaction(() => this.store.kv.set(CODE_BINDING_KEY, binding));
   }
 
   codeBindingKey(): Uint8Array {

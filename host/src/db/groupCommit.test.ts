@@ -40,10 +40,10 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 describe('group commit', () => {
   it('commits every write of one event-loop turn at once, at the end of the turn', async () => {
     const { store, reader } = storeAndReader();
-    for (let i = 0; i < 20; i++) store.setKv(`t${String(i).padStart(2, '0')}`, String(i));
-    store.transaction(() => store.setKv('t20', 'in a transaction'));
+    for (let i = 0; i < 20; i++) store.kv.set(`t${String(i).padStart(2, '0')}`, String(i));
+    store.transaction(() => store.kv.set('t20', 'in a transaction'));
     // The writing connection reads its own writes; another connection sees none of them yet.
-    expect(store.kv('t19')).toBe('19');
+    expect(store.kv.get('t19')).toBe('19');
     expect(kvOf(reader)).toEqual({});
     await store.whenCommitted();
     expect(Object.keys(kvOf(reader))).toHaveLength(21);
@@ -68,7 +68,7 @@ describe('group commit', () => {
   it('still commits writes made after a turn that only waited began', async () => {
     const { store, reader } = storeAndReader();
     const answered = store.whenCommitted();
-    store.setKv('t1', 'written after the first wait');
+    store.kv.set('t1', 'written after the first wait');
     expect(kvOf(reader)).toEqual({});
     await answered;
     expect(kvOf(reader)).toEqual({ t1: 'written after the first wait' });
@@ -80,18 +80,18 @@ describe('group commit', () => {
     // First in the turn: the transaction opens the turn itself, and a throw rolls it back.
     const failingFirst = executor.run(() =>
       store.transaction(() => {
-        store.setKv('t0', 'rolled back');
+        store.kv.set('t0', 'rolled back');
         throw new Error('the first task fails');
       }),
     );
-    const sibling = executor.run(() => store.transaction(() => store.setKv('t1', 'sibling')));
+    const sibling = executor.run(() => store.transaction(() => store.kv.set('t1', 'sibling')));
     const failing = executor.run(() =>
       store.transaction(() => {
-        store.setKv('t2', 'rolled back');
+        store.kv.set('t2', 'rolled back');
         throw new Error('the task fails');
       }),
     );
-    const after = executor.run(() => store.setKv('t3', 'after'));
+    const after = executor.run(() => store.kv.set('t3', 'after'));
     await expect(failingFirst).rejects.toThrow('the first task fails');
     await expect(failing).rejects.toThrow('the task fails');
     await Promise.all([sibling, after, store.whenCommitted()]);
@@ -100,7 +100,7 @@ describe('group commit', () => {
 
   it('rejects everyone waiting for a commit that fails, and keeps none of the turn', async () => {
     const { store, reader, errors } = storeAndReader();
-    store.setKv('t1', 'innocent');
+    store.kv.set('t1', 'innocent');
     const first = store.whenCommitted();
     breakThisTurnsCommit(store);
     const second = store.whenCommitted();
@@ -111,7 +111,7 @@ describe('group commit', () => {
     // Someone waited: the error went to them, not to the store's own report.
     expect(errors).toEqual([]);
     // The next turn starts afresh.
-    store.setKv('t2', 'later');
+    store.kv.set('t2', 'later');
     await store.whenCommitted();
     expect(kvOf(reader)).toEqual({ t2: 'later' });
   });
@@ -125,10 +125,10 @@ describe('group commit', () => {
     const executor = new MainExecutor();
     const committed = <T>(task: () => T) =>
       executor.run(() => ({ value: task(), done: store.whenCommitted() })).then(({ done }) => done);
-    const before = committed(() => store.setKv('t1', 'before'));
+    const before = committed(() => store.kv.set('t1', 'before'));
     // Not setKv: its write waits for the commit (writeLast); this one fails where it is made.
-    const full = committed(() => store.setSetting('t2', 'x'.repeat(100_000)));
-    const after = committed(() => store.setKv('t3', 'after'));
+    const full = committed(() => store.settings.set('t2', 'x'.repeat(100_000)));
+    const after = committed(() => store.kv.set('t3', 'after'));
     await expect(full).rejects.toMatchObject({ code: 'SQLITE_FULL' });
     // 'before' was rolled back with the turn: answering it would be a lie.
     await expect(before).rejects.toThrow(/rolled the turn back/);
@@ -136,14 +136,14 @@ describe('group commit', () => {
     await expect(after).rejects.toThrow(/rolled the turn back/);
     expect(store.db.inTransaction).toBe(false);
     expect(kvOf(reader)).toEqual({});
-    store.setKv('t4', 'next turn');
+    store.kv.set('t4', 'next turn');
     await store.whenCommitted();
     expect(kvOf(reader)).toEqual({ t4: 'next turn' });
   });
 
   it('reports a failed commit nobody waits for (a streamed word) through onCommitError', async () => {
     const { store, errors } = storeAndReader();
-    store.setKv('t1', 'x');
+    store.kv.set('t1', 'x');
     breakThisTurnsCommit(store);
     await nextTurn();
     await nextTurn();
@@ -154,13 +154,13 @@ describe('group commit', () => {
   it('commits what is pending when closed, and commitNow commits at once', () => {
     const dataDir = tempDir();
     const store = new HostStore(openDatabase(dataDir));
-    store.setKv('t1', 'now');
+    store.kv.set('t1', 'now');
     const reader = new BetterSqlite3(path.join(dataDir, 'webbridge.db'), { readonly: true });
     cleanup.push(() => reader.close());
     expect(kvOf(reader)).toEqual({});
     store.commitNow();
     expect(kvOf(reader)).toEqual({ t1: 'now' });
-    store.setKv('t2', 'on close');
+    store.kv.set('t2', 'on close');
     store.close();
     expect(kvOf(reader)).toEqual({ t1: 'now', t2: 'on close' });
   });

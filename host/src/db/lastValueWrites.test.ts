@@ -18,16 +18,19 @@ afterEach(() => {
 function setUp(): { store: HostStore; reader: Database; updates: () => number } {
   const dataDir = tempDir();
   const store = new HostStore(openDatabase(dataDir));
-  store.insertProject({ id: 'p', name: 'P', workspace_path: '/tmp', created_at: 0 });
-  store.insertConversation({
+  store.projects.insert({ id: 'p', name: 'P', workspacePath: '/tmp', createdAt: 0 });
+  store.conversations.insert({
     id: 'c',
-    project_id: 'p',
+    projectId: 'p',
     title: '',
-    created_at: 0,
-    current_leaf_id: null,
-    model_id: 'a',
+    createdAt: 0,
+    currentLeafId: null,
+    modelId: 'a',
+    agentId: null,
+    agentSessionId: null,
+    agentUnavailable: null,
   });
-  store.setKv('model', 'a');
+  store.kv.set('model', 'a');
   store.commitNow();
   store.db.exec(`
     CREATE TEMP TABLE updates (n INTEGER NOT NULL);
@@ -55,8 +58,8 @@ describe('writes of which only the last value counts (setKv, setConversationMode
     const { store, reader, updates } = setUp();
     for (let i = 0; i < 30; i++) {
       const model = i % 2 === 0 ? 'b' : 'a';
-      store.setKv('model', model);
-      store.setConversationModel('c', model);
+      store.kv.set('model', model);
+      store.conversations.setModel('c', model);
     }
     expect(updates()).toBe(0);
     await store.whenCommitted();
@@ -66,21 +69,21 @@ describe('writes of which only the last value counts (setKv, setConversationMode
 
   it('are read back at once by the store itself', () => {
     const { store } = setUp();
-    store.setKv('model', 'b');
-    store.setConversationModel('c', 'b');
-    expect(store.kv('model')).toBe('b');
-    expect(store.conversation('c')?.model_id).toBe('b');
-    expect(store.conversations().find((row) => row.id === 'c')?.model_id).toBe('b');
-    expect(store.latestConversation('p')?.model_id).toBe('b');
+    store.kv.set('model', 'b');
+    store.conversations.setModel('c', 'b');
+    expect(store.kv.get('model')).toBe('b');
+    expect(store.conversations.get('c')?.modelId).toBe('b');
+    expect(store.conversations.all().find((row) => row.id === 'c')?.modelId).toBe('b');
+    expect(store.conversations.latestOf('p')?.modelId).toBe('b');
   });
 
   it('run before any other write, in the order things happened', async () => {
     const { store, reader } = setUp();
-    store.setConversationModel('c', 'b');
+    store.conversations.setModel('c', 'b');
     // Were the held UPDATE run after this DELETE, it would find no row: same result. Run
     // before it, the row is gone with its model; and a write after the delete stays held.
-    store.deleteConversation('c');
-    store.setKv('model', 'b');
+    store.conversations.delete('c');
+    store.kv.set('model', 'b');
     await store.whenCommitted();
     expect(committedModel(reader)).toEqual({ kv: 'b', conversation: undefined });
   });
@@ -89,37 +92,37 @@ describe('writes of which only the last value counts (setKv, setConversationMode
     const { store, reader, updates } = setUp();
     expect(() =>
       store.transaction(() => {
-        store.setKv('model', 'b');
+        store.kv.set('model', 'b');
         expect(updates()).toBe(1);
         throw new Error('the task failed');
       }),
     ).toThrow('the task failed');
-    expect(store.kv('model')).toBe('a');
+    expect(store.kv.get('model')).toBe('a');
     await store.whenCommitted();
     expect(committedModel(reader)).toEqual({ kv: 'a', conversation: 'a' });
   });
 
   it('are dropped with a turn whose commit fails, and not written by the next turn', async () => {
     const { store, reader } = setUp();
-    store.setKv('model', 'b');
+    store.kv.set('model', 'b');
     breakThisTurnsCommit(store);
     await expect(store.whenCommitted()).rejects.toThrow(/FOREIGN KEY/);
-    store.setSetting('theme', 'dark');
+    store.settings.set('theme', 'dark');
     await store.whenCommitted();
     expect(committedModel(reader)).toEqual({ kv: 'a', conversation: 'a' });
-    expect(store.kv('model')).toBe('a');
+    expect(store.kv.get('model')).toBe('a');
   });
 
   it('are dropped with a turn SQLite rolled back itself (a full disk), also when held after it', async () => {
     const { store, reader } = setUp();
     const pages = store.db.pragma('page_count', { simple: true }) as number;
     store.db.pragma(`max_page_count = ${pages + 2}`);
-    expect(() => store.setSetting('big', 'x'.repeat(100_000))).toThrow(/full/);
+    expect(() => store.settings.set('big', 'x'.repeat(100_000))).toThrow(/full/);
     // Held in the turn SQLite has already rolled back: it must go with it.
-    store.setKv('model', 'b');
+    store.kv.set('model', 'b');
     await expect(store.whenCommitted()).rejects.toThrow(/rolled the turn back/);
     store.db.pragma(`max_page_count = ${pages + 100}`);
-    store.setSetting('theme', 'dark');
+    store.settings.set('theme', 'dark');
     await store.whenCommitted();
     expect(committedModel(reader)).toEqual({ kv: 'a', conversation: 'a' });
   });

@@ -20,17 +20,20 @@ function setUp() {
     () => store.close(),
     () => reader.close(),
   );
-  store.insertProject({ id: 'p', name: 'P', workspace_path: '/tmp', created_at: 0 });
-  store.insertConversation({
+  store.projects.insert({ id: 'p', name: 'P', workspacePath: '/tmp', createdAt: 0 });
+  store.conversations.insert({
     id: 'c',
-    project_id: 'p',
+    projectId: 'p',
     title: '',
-    created_at: 0,
-    current_leaf_id: null,
-    model_id: null,
+    createdAt: 0,
+    currentLeafId: null,
+    modelId: null,
+    agentId: null,
+    agentSessionId: null,
+    agentUnavailable: null,
   });
   store.commitNow();
-  return { table: store.messageTable, store, reader };
+  return { table: store.messages, store, reader };
 }
 
 const message = (id: string, parentId: string | null, extra: Partial<StoredMessage> = {}): StoredMessage => ({
@@ -87,6 +90,6 @@ describe('MessageTable', () => {
     expect(count()).toBe(0);
     await store.whenCommitted();
     expect(count()).toBe(1);
-    expect(store.messages('c').map((m) => m.text)).toEqual(['word']);
+    expect(store.messages.ofConversation('c').map((m) => m.text)).toEqual(['word']);
   });
 });

@@ -86,7 +86,7 @@ export class HostPush {
       onGone: (subscription) => {
         controller
           .runCommitted(() =>
-            controller.pushSubscriptions.remove(subscription.device_id, subscription.endpoint),
+            controller.pushSubscriptions.remove(subscription.deviceId, subscription.endpoint),
           )
           .catch(() => {
             // The controller closed meanwhile: the subscription goes with the next "gone".
@@ -114,7 +114,7 @@ export class HostPush {
     const row = device === undefined ? undefined : this.controller.pushSubscriptions.of(device.id);
     return {
       publicKey: this.vapid.publicKey,
-      subscribed: row === undefined ? null : { approvals: row.approvals === 1, replies: row.replies === 1 },
+      subscribed: row === undefined ? null : { approvals: row.approvals, replies: row.replies },
       paired: device !== undefined,
     };
   }
@@ -131,14 +131,14 @@ export class HostPush {
     const device = origin?.device;
     if (device === undefined) throw needsDevice();
     this.controller.pushSubscriptions.put({
-      device_id: device.id,
-      device_name: device.name,
+      deviceId: device.id,
+      deviceName: device.name,
       endpoint: subscription.endpoint,
       p256dh: subscription.keys.p256dh,
       auth: subscription.keys.auth,
-      approvals: choices.approvals ? 1 : 0,
-      replies: choices.replies ? 1 : 0,
-      created_at: Date.now(),
+      approvals: choices.approvals,
+      replies: choices.replies,
+      createdAt: Date.now(),
     });
     return { subscribed: choices };
   }

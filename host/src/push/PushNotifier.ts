@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Approval, approvalAsk, type Projection, type PushPayload } from '@webbridge/contract';
 import type { ChatController } from '../controller/ChatController';
-import type { PushSubscriptionRow } from '../db/HostStore';
+import type { StoredPushSubscription } from '../db/PushSubscriptionTable';
 import type { ApprovalTokens } from './ApprovalTokens';
 import { lockScreenSummary } from './lockScreenSummary';
 import type { Presence } from './Presence';
@@ -46,6 +46,8 @@ export class PushNotifier {
   /** Pending approvals seen so far, and the devices each was pushed to. */
   private readonly waiting = new Map<string, { approval: Approval; told: Set<string> }>();
   private lastRun: { conversationId: string; messageId: string | null; state: string } | undefined;
+  /** The approvals of the projection last looked at (projections are immutable: same array, same approvals). */
+  private lastApprovals: Projection['approvals'] | undefined;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -70,10 +72,14 @@ export class PushNotifier {
 
   private remember(state: Projection): void {
     const run = state.conversations.run;
+    this.lastApprovals = state.approvals;
     this.lastRun = { conversationId: state.conversationId, messageId: run.messageId, state: run.state };
   }
 
   private onChange(state: Projection): void {
+    // Most changes (a model switch, a streamed word) touch neither the approvals nor the run:
+    // nothing to compare then, and nothing made per change (this runs in every action's task).
+    if (state.approvals === this.lastApprovals && this.sameRun(state)) return;
     const pending = new Set<string>();
     for (const approval of state.approvals) {
       pending.add(approval.id);
@@ -88,16 +94,27 @@ export class PushNotifier {
     this.remember(state);
   }
 
+  /** Whether the run (its conversation, message and state) is the one last seen. */
+  private sameRun(state: Projection): boolean {
+    const last = this.lastRun;
+    const run = state.conversations.run;
+    return (
+      last !== undefined &&
+      last.conversationId === state.conversationId &&
+      last.messageId === run.messageId &&
+      last.state === run.state
+    );
+  }
+
   private endpointAllowed(endpoint: string): boolean {
     return this.options.endpointAllowed?.(endpoint) ?? true;
   }
 
-  private subscribers(choice: 'approvals' | 'replies'): PushSubscriptionRow[] {
+  private subscribers(choice: 'approvals' | 'replies'): StoredPushSubscription[] {
     return this.controller.pushSubscriptions
       .all()
       .filter(
-        (row) =>
-          row[choice] === 1 && !this.presence.isPresent(row.device_id) && this.endpointAllowed(row.endpoint),
+        (row) => row[choice] && !this.presence.isPresent(row.deviceId) && this.endpointAllowed(row.endpoint),
       );
   }
 
@@ -107,8 +124,8 @@ export class PushNotifier {
     for (const subscription of this.subscribers('approvals')) {
       const token = this.tokens.issue({
         approvalId: approval.id,
-        deviceId: subscription.device_id,
-        deviceName: subscription.device_name,
+        deviceId: subscription.deviceId,
+        deviceName: subscription.deviceName,
       });
       const payload: PushPayload = {
         kind: 'approval',
@@ -120,7 +137,7 @@ export class PushNotifier {
         summary: lockScreenSummary(approval),
         token,
       };
-      told.add(subscription.device_id);
+      told.add(subscription.deviceId);
       this.push(subscription, payload, APPROVAL_TTL_S, () => this.waiting.has(approval.id));
     }
   }
@@ -135,7 +152,7 @@ export class PushNotifier {
         ? { kind: 'answered', tag, approvalId: approval.id, tool: approval.tool, decided: outcome }
         : { kind: 'withdrawn', tag, approvalId: approval.id };
     for (const subscription of this.controller.pushSubscriptions.all()) {
-      if (told.has(subscription.device_id) && this.endpointAllowed(subscription.endpoint))
+      if (told.has(subscription.deviceId) && this.endpointAllowed(subscription.endpoint))
         this.push(subscription, payload, APPROVAL_TTL_S, () => true);
     }
   }
@@ -173,7 +190,7 @@ export class PushNotifier {
   }
 
   private push(
-    subscription: PushSubscriptionRow,
+    subscription: StoredPushSubscription,
     payload: PushPayload,
     ttl: number,
     stillWanted: () => boolean,
@@ -188,7 +205,7 @@ export class PushNotifier {
       // A device forgotten (or unsubscribed, or subscribed anew elsewhere) while its push waits
       // for a retry gets nothing more.
       stillWanted: () =>
-        subscriptions.of(subscription.device_id)?.endpoint === subscription.endpoint && stillWanted(),
+        subscriptions.of(subscription.deviceId)?.endpoint === subscription.endpoint && stillWanted(),
     };
     this.queue.enqueue(job);
   }

@@ -1,9 +1,9 @@
-import type { PushSubscriptionRow } from '../db/HostStore';
+import type { StoredPushSubscription } from '../db/PushSubscriptionTable';
 import { type PushRequestOptions, type PushResult, sendPush } from './sendPush';
 
 /** One message for one device. */
 export interface PushJob {
-  readonly subscription: PushSubscriptionRow;
+  readonly subscription: StoredPushSubscription;
   /** The payload's JSON. Never logged. */
   readonly payload: string;
   readonly ttl: number;
@@ -30,7 +30,7 @@ export interface PushQueueOptions {
    */
   readonly retryDelaysMs?: readonly number[];
   /** Told when a push service says a subscription is gone (404/410): remove it. */
-  readonly onGone: (subscription: PushSubscriptionRow) => void;
+  readonly onGone: (subscription: StoredPushSubscription) => void;
   /** Told how each job ended. */
   readonly onReport?: (report: PushReport) => void;
 }
@@ -67,7 +67,7 @@ export class PushQueue {
 
   private async attempt(job: PushJob, failures: number): Promise<void> {
     if (this.closed) return;
-    const deviceId = job.subscription.device_id;
+    const deviceId = job.subscription.deviceId;
     if (!job.stillWanted()) {
       this.options.onReport?.({ deviceId, result: { kind: 'dropped' }, attempts: failures });
       return;

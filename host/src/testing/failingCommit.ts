@@ -10,7 +10,7 @@ let broken = 0;
  * turn rolls back with it.
  */
 export function breakThisTurnsCommit(store: HostStore): void {
-  store.setSetting('failing-commit', true);
+  store.settings.set('failing-commit', true);
   store.db.pragma('defer_foreign_keys = ON');
   store.db
     .prepare(

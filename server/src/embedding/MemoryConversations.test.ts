@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HostMessage } from '@webbridge/contract';
+import { aHostMessage } from '@webbridge/contract/testing';
 import { describe, expect, it } from 'vitest';
 import { codeOf } from './codeOf.testing';
 import { MemoryConversations } from './MemoryConversations';
@@ -14,16 +15,8 @@ function upload(conversationId?: string) {
   writeFileSync(path, 'bytes');
   return { path, name: 'note.txt', type: 'text/plain', size: 5, conversationId };
 }
-const message = (id: string, attachments: HostMessage['attachments'] = []): HostMessage => ({
-  id,
-  parentId: null,
-  role: 'user',
-  text: id,
-  status: 'complete',
-  createdAt: 1,
-  attachments,
-  sibling: { index: 0, count: 1 },
-});
+const message = (id: string, attachments: HostMessage['attachments'] = []): HostMessage =>
+  aHostMessage({ id, text: id, attachments });
 
 describe('MemoryConversations', () => {
   it('starts with one empty conversation, and new and select move the session identity', () => {

@@ -1,10 +1,11 @@
+import { aConversationSummary } from '@webbridge/contract/testing';
 import { describe, expect, it } from 'vitest';
 import { chatOnlyActions } from './chatOnlyActions';
 import { codeOf } from './codeOf.testing';
 import { createProjectionStore } from './createProjectionStore';
 import { emptyProjection } from './emptyProjection';
 
-const conversation = { id: 'c1', title: 'First', projectId: 'main', createdAt: 1 };
+const conversation = aConversationSummary({ projectId: 'main' });
 const model = { id: 'echo', name: 'Echo', provider: 'test' };
 const guard = { sessionRevision: 0, conversationId: 'c1', projectId: 'main' };
 

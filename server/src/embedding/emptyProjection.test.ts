@@ -1,8 +1,9 @@
 import { projectionSchema } from '@webbridge/contract';
+import { aConversationSummary } from '@webbridge/contract/testing';
 import { describe, expect, it } from 'vitest';
 import { emptyProjection } from './emptyProjection';
 
-const conversation = { id: 'c1', title: 'First', projectId: 'main', createdAt: 1 };
+const conversation = aConversationSummary({ projectId: 'main' });
 const model = { id: 'echo', name: 'Echo', provider: 'test' };
 
 describe('emptyProjection', () => {

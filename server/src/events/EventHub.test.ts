@@ -1,4 +1,5 @@
 import type { Projection } from '@webbridge/contract';
+import { aHostMessage, aProjection } from '@webbridge/contract/testing';
 import { describe, expect, it } from 'vitest';
 import { BridgeMemory } from '../BridgeMemory';
 import type { HostAdapter } from '../HostAdapter';
@@ -25,32 +26,16 @@ class FakeHost {
 }
 
 function projection(current: string, words = 0): Projection {
-  return {
-    instanceId: 'i',
-    sessionRevision: 0,
-    conversationId: 'c',
-    projectId: 'p',
-    conversations: {
-      list: [],
-      messages: Array.from({ length: words }, (_, i) => ({
-        id: `m${i}`,
-        parentId: i === 0 ? null : `m${i - 1}`,
-        role: 'assistant' as const,
-        text: `word ${i}`,
-        status: 'complete' as const,
-        createdAt: i,
-        attachments: [],
-        sibling: { index: 0, count: 1 },
-      })),
-      pending: [],
-      run: { state: 'idle', messageId: null },
-    },
-    projects: { list: [], roots: [] },
-    models: { current, list: [] },
-    tools: { list: [] },
-    approvals: [],
-    settings: { theme: 'system', autoApprove: [], allowCommands: false, systemPrompt: '' },
-  };
+  const messages = Array.from({ length: words }, (_, i) =>
+    aHostMessage({
+      id: `m${i}`,
+      parentId: i === 0 ? null : `m${i - 1}`,
+      role: 'assistant',
+      text: `word ${i}`,
+      createdAt: i,
+    }),
+  );
+  return aProjection({ models: { current, list: [] }, conversations: { messages } });
 }
 
 function hubOf(host: FakeHost): EventHub {

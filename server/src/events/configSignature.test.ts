@@ -1,20 +1,10 @@
 import { CONFIGURATION_PARTS, DELTA_PARTS, type Projection, type StatePart } from '@webbridge/contract';
+import { aProjection } from '@webbridge/contract/testing';
 import { describe, expect, it } from 'vitest';
 import { createSignatureCache } from './configSignature';
 import { diffProjection, isEmptyDelta } from './diffProjection';
 
-const base: Projection = {
-  instanceId: 'i',
-  sessionRevision: 0,
-  conversationId: 'c',
-  projectId: 'p',
-  conversations: { list: [], messages: [], pending: [], run: { state: 'idle', messageId: null } },
-  projects: { list: [], roots: [] },
-  models: { current: 'echo', list: [] },
-  tools: { list: [] },
-  approvals: [],
-  settings: { theme: 'system', autoApprove: [], allowCommands: false, systemPrompt: '' },
-};
+const base: Projection = aProjection();
 
 /** Another value of the same kind: a changed part, whatever part it is. */
 function another(value: unknown): unknown {

@@ -1,34 +1,14 @@
 import type { HostMessage, Projection } from '@webbridge/contract';
+import { aHostMessage, aProjection } from '@webbridge/contract/testing';
 import { describe, expect, it } from 'vitest';
 import { diffProjection, isEmptyDelta } from './diffProjection';
 
 function message(id: string, text: string, extra: Partial<HostMessage> = {}): HostMessage {
-  return {
-    id,
-    parentId: null,
-    role: 'assistant',
-    text,
-    status: 'complete',
-    createdAt: 1,
-    attachments: [],
-    sibling: { index: 0, count: 1 },
-    ...extra,
-  };
+  return aHostMessage({ id, role: 'assistant', text, ...extra });
 }
 
 function projection(messages: HostMessage[]): Projection {
-  return {
-    instanceId: 'i',
-    sessionRevision: 0,
-    conversationId: 'c',
-    projectId: 'p',
-    conversations: { list: [], messages, pending: [], run: { state: 'idle', messageId: null } },
-    projects: { list: [], roots: [] },
-    models: { current: 'echo', list: [] },
-    tools: { list: [] },
-    approvals: [],
-    settings: { theme: 'system', autoApprove: [], allowCommands: false, systemPrompt: '' },
-  };
+  return aProjection({ conversations: { messages } });
 }
 
 describe('diffProjection', () => {

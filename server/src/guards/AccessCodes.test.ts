@@ -19,4 +19,30 @@ describe('AccessCodes', () => {
     expect(codes.levelOf('view-code-22')).toBe('view');
     expect(codes.levelOf('control-code-1')).toBe('control');
   });
+
+  it('compares whole codes: no padding, prefix, length or byte trick matches (slot and digest alike)', () => {
+    const short = new AccessCodes('abc-code-123', 'view-é-code');
+    // The slot is zero-padded: a code plus NULs must still be another code.
+    expect(short.levelOf('abc-code-123\0')).toBeUndefined();
+    expect(short.levelOf('abc-code-12')).toBeUndefined();
+    expect(short.levelOf('abc-code-1234')).toBeUndefined();
+    expect(short.levelOf('')).toBeUndefined();
+    // Compared as UTF-8: the same letters in another encoding are another code.
+    expect(short.levelOf('view-é-code')).toBe('view');
+    expect(short.levelOf('view-e\u0301-code')).toBeUndefined();
+    // Exactly the slot's width, one byte under and one over (the digest's side).
+    const at = 'c'.repeat(64);
+    const codes = new AccessCodes(at, `${'v'.repeat(64)}w`);
+    expect(codes.levelOf(at)).toBe('control');
+    expect(codes.levelOf(at.slice(1))).toBeUndefined();
+    expect(codes.levelOf(`${at}c`)).toBeUndefined();
+    expect(codes.levelOf(`${'v'.repeat(64)}w`)).toBe('view');
+    expect(codes.levelOf('v'.repeat(64))).toBeUndefined();
+    expect(codes.levelOf(`${'v'.repeat(64)}x`)).toBeUndefined();
+    // A long code set at run time, and a presented code of many bytes in few characters.
+    codes.setControl(`long-${'€'.repeat(30)}`);
+    expect(codes.levelOf(`long-${'€'.repeat(30)}`)).toBe('control');
+    expect(codes.levelOf(`long-${'€'.repeat(20)}`)).toBeUndefined();
+    expect(codes.levelOf(at)).toBeUndefined();
+  });
 });

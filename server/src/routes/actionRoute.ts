@@ -1,14 +1,14 @@
-import { contract, MAX_JSON, ProtocolError, parseAction } from '@webbridge/contract';
+import { contract, MAX_JSON } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { ActionDispatcher } from '../actions/ActionDispatcher';
 import type { Outcome } from '../actions/Outcome';
 import type { BridgeEnv } from '../env';
 import { headerCheck } from '../guards/contractHeaders';
-import { headOf, incomingOf, type RequestHead } from '../guards/RequestHead';
+import { headOf, type RequestHead } from '../guards/RequestHead';
 import { clientAddress } from '../guards/rawHeaders';
 import { throttleKey } from '../guards/throttleKey';
 import type { ActionOrigin } from '../HostAdapter';
-import { readIncoming, readJsonBody } from './readJsonBody';
+import { bodyOf, contractBody, type ReadBody } from './contractBody';
 import { respond } from './respond';
 
 /**
@@ -16,11 +16,7 @@ import { respond } from './respond';
  * malformed request throws its refusal; the action's own outcome (its result, or a refusal such
  * as a 409) is returned as a value (see ActionDispatcher.dispatch).
  */
-export type ActionHandler = (
-  head: RequestHead,
-  read: (max: number) => Promise<string>,
-  origin?: ActionOrigin,
-) => Promise<Outcome>;
+export type ActionHandler = (head: RequestHead, read: ReadBody, origin?: ActionOrigin) => Promise<Outcome>;
 
 /**
  * POST /api/action after the front door: the contract's headers (415 unless JSON), one action
@@ -31,14 +27,11 @@ export type ActionHandler = (
  */
 export function actionHandler(dispatcher: ActionDispatcher): ActionHandler {
   const checkHeaders = headerCheck(contract.action);
+  const body = contractBody(contract.action.body, { max: MAX_JSON });
   return async (head, read, origin) => {
     checkHeaders(head);
-    const parsed = parseAction(await readJsonBody(head, MAX_JSON, read));
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
-      throw new ProtocolError('invalid_request', 'The request does not match the protocol.', { issues });
-    }
-    return dispatcher.dispatch(parsed.data, throttleKey(clientAddress(head)), origin);
+    const action = await body(head, read);
+    return dispatcher.dispatch(action, throttleKey(clientAddress(head)), origin);
   };
 }
 
@@ -46,11 +39,9 @@ export function actionHandler(dispatcher: ActionDispatcher): ActionHandler {
 export function actionRoute(dispatcher: ActionDispatcher) {
   const handle = actionHandler(dispatcher);
   return async (c: Context<BridgeEnv>) => {
-    const incoming = incomingOf(c);
-    const read = incoming ? (max: number) => readIncoming(incoming, max) : () => c.req.text();
     // The paired device that sent it, if any: hosts record it where a person sees who did what.
     const device = c.get('device');
-    const outcome = await handle(headOf(c), read, device ? { device } : undefined);
+    const outcome = await handle(headOf(c), bodyOf(c), device ? { device } : undefined);
     if (!outcome.ok) throw outcome.error;
     return respond(c, contract.action, { status: 200, body: outcome.value });
   };

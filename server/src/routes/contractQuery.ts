@@ -20,7 +20,7 @@ export function contractQuery<S extends z.AnyZodObject>(
   return schema.safeParse(raw);
 }
 
-/** The issues of a failed parse, as a 400 `invalid_request` lists them. */
-export function queryIssues(error: z.ZodError): { path: (string | number)[]; message: string }[] {
+/** The issues of a failed parse, as a 400 `invalid_request` lists them (queries and bodies). */
+export function issuesOf(error: z.ZodError): { path: (string | number)[]; message: string }[] {
   return error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
 }

@@ -1,10 +1,10 @@
-import { contract, forgetDeviceRequestSchema, ProtocolError } from '@webbridge/contract';
+import { contract, ProtocolError } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { Devices } from '../devices/Devices';
 import type { BridgeEnv } from '../env';
 import { headerCheck } from '../guards/contractHeaders';
-import { headOf, incomingOf } from '../guards/RequestHead';
-import { readIncoming, readJsonBody } from './readJsonBody';
+import { headOf } from '../guards/RequestHead';
+import { bodyOf, contractBody } from './contractBody';
 import { respond } from './respond';
 
 /**
@@ -28,17 +28,12 @@ export function devicesRoute(devices: Devices) {
  */
 export function forgetDeviceRoute(forget: (id: string) => boolean) {
   const checkHeaders = headerCheck(contract.forgetDevice);
+  // An id is a few dozen bytes.
+  const body = contractBody(contract.forgetDevice.body, { max: 1024, detail: 'Send { deviceId }.' });
   return async (c: Context<BridgeEnv>) => {
     const head = headOf(c);
     checkHeaders(head);
-    const incoming = incomingOf(c);
-    const read = incoming ? (max: number) => readIncoming(incoming, max) : () => c.req.text();
-    const parsed = forgetDeviceRequestSchema.safeParse(await readJsonBody(head, 1024, read));
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
-      throw new ProtocolError('invalid_request', 'Send { deviceId }.', { issues });
-    }
-    const { deviceId } = parsed.data;
+    const { deviceId } = await body(head, bodyOf(c));
     if (c.get('access') !== 'control' && c.get('device')?.id !== deviceId) {
       throw new ProtocolError('view_only', 'A watching device may forget only itself.');
     }

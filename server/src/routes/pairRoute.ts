@@ -1,4 +1,4 @@
-import { type AccessLevel, contract, ProtocolError, pairRequestSchema } from '@webbridge/contract';
+import { type AccessLevel, contract, ProtocolError } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { Devices } from '../devices/Devices';
 import type { PairingRate } from '../devices/PairingRate';
@@ -7,10 +7,10 @@ import type { BridgeEnv } from '../env';
 import type { AccessCodes } from '../guards/AccessCodes';
 import type { AuthThrottle } from '../guards/AuthThrottle';
 import { headerCheck } from '../guards/contractHeaders';
-import { headOf, incomingOf } from '../guards/RequestHead';
+import { headOf } from '../guards/RequestHead';
 import { clientAddress } from '../guards/rawHeaders';
 import { throttleKey } from '../guards/throttleKey';
-import { readIncoming, readJsonBody } from './readJsonBody';
+import { bodyOf, contractBody } from './contractBody';
 import { respond } from './respond';
 
 /** A pairing body is a token or a code and a name: a few hundred bytes. */
@@ -37,23 +37,20 @@ export interface PairDeps {
  */
 export function pairRoute(deps: PairDeps) {
   const checkHeaders = headerCheck(contract.pair);
+  const body = contractBody(contract.pair.body, {
+    max: MAX_PAIR_BODY,
+    detail: 'Send { token, name } or { code, name }.',
+  });
   return async (c: Context<BridgeEnv>) => {
     const head = headOf(c);
     checkHeaders(head);
     const client = throttleKey(clientAddress(head));
     refuseWhileLocked(deps, client);
-    const incoming = incomingOf(c);
-    const read = incoming ? (max: number) => readIncoming(incoming, max) : () => c.req.text();
-    const parsed = pairRequestSchema.safeParse(await readJsonBody(head, MAX_PAIR_BODY, read));
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
-      throw new ProtocolError('invalid_request', 'Send { token, name } or { code, name }.', { issues });
-    }
+    const request = await body(head, bodyOf(c));
     // Again after the body: many connections that sent their headers before any failure was
     // counted would otherwise each get a guess inside one lockout. From here to the count of
     // this try's outcome nothing awaits.
     refuseWhileLocked(deps, client);
-    const request = parsed.data;
     let role: AccessLevel;
     try {
       role = 'token' in request ? deps.tokens.check(request.token) : codeLevel(deps.codes, request.code);

@@ -1,10 +1,10 @@
-import { contract, ProtocolError, pushDecisionSchema } from '@webbridge/contract';
+import { contract, ProtocolError } from '@webbridge/contract';
 import type { Context } from 'hono';
 import type { BridgeEnv } from '../env';
 import { headerCheck } from '../guards/contractHeaders';
-import { headOf, incomingOf } from '../guards/RequestHead';
+import { headOf } from '../guards/RequestHead';
 import type { HostAdapter } from '../HostAdapter';
-import { readIncoming, readJsonBody } from './readJsonBody';
+import { bodyOf, contractBody } from './contractBody';
 import { respond } from './respond';
 
 /** A token and a decision are a few dozen bytes; nothing larger is read. */
@@ -17,19 +17,13 @@ const MAX_DECISION_BYTES = 1024;
  */
 export function pushDecideRoute(host: HostAdapter) {
   const checkHeaders = headerCheck(contract.pushDecide);
+  const body = contractBody(contract.pushDecide.body, { max: MAX_DECISION_BYTES });
   return async (c: Context<BridgeEnv>) => {
     const head = headOf(c);
     checkHeaders(head);
-    const incoming = incomingOf(c);
-    const read = incoming ? (max: number) => readIncoming(incoming, max) : () => c.req.text();
-    const parsed = pushDecisionSchema.safeParse(await readJsonBody(head, MAX_DECISION_BYTES, read));
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message }));
-      throw new ProtocolError('invalid_request', 'The request does not match the protocol.', { issues });
-    }
+    const { token, decision } = await body(head, bodyOf(c));
     const decide = host.decideWithToken?.bind(host);
     if (decide === undefined) throw new ProtocolError('not_found', 'This host sends no push.');
-    const { token, decision } = parsed.data;
     const result = await host.runOnMain(() => decide(token, decision));
     return respond(c, contract.pushDecide, { status: 200, body: result });
   };

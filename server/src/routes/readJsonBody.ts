@@ -27,7 +27,7 @@ export async function readJsonBody(
 }
 
 function tooLarge(max: number): ProtocolError {
-  return new ProtocolError('payload_too_large', `Action bodies are limited to ${max} bytes.`);
+  return new ProtocolError('payload_too_large', `This request's body is limited to ${max} bytes.`);
 }
 
 /**

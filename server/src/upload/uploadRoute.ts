@@ -4,7 +4,7 @@ import type { BridgeFiles } from '../files/BridgeFiles';
 import { headerCheck, requestHeader } from '../guards/contractHeaders';
 import { headOf } from '../guards/RequestHead';
 import type { HostAdapter } from '../HostAdapter';
-import { contractQuery, queryIssues } from '../routes/contractQuery';
+import { contractQuery, issuesOf } from '../routes/contractQuery';
 import { safeFileName, safeMediaType } from './safeNames';
 
 /** Dependencies of POST /api/upload. */
@@ -37,7 +37,7 @@ export function uploadRoute({ host, files, uploadLimit }: UploadDeps) {
       throw new ProtocolError(
         'invalid_request',
         'Give the file name as ?name= (1 to 255 characters) and at most one conversationId.',
-        { issues: queryIssues(query.error) },
+        { issues: issuesOf(query.error) },
       );
     }
     // The contract's rule, then the last path segment of it: a name, never a path.

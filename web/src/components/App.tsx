@@ -4,6 +4,9 @@ import type { JSX } from 'preact';
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { I18nContext } from '../i18n/I18nContext';
 import { useI18nState } from '../i18n/useI18nState';
+import { lazyComponent } from '../render/lazyComponent';
+import { createSession, type Session } from '../state/createSession';
+import { type DevicesAccess, DevicesContext } from '../state/DevicesContext';
 import {
   forgetSecrets,
   type KeptDevice,
@@ -11,9 +14,7 @@ import {
   keptDevice,
   type LinkSecret,
   takeLinkSecret,
-} from '../state/accessCode';
-import { createSession, type Session } from '../state/createSession';
-import { type DevicesAccess, DevicesContext } from '../state/DevicesContext';
+} from '../state/deviceCredential';
 import { defaultDeviceName } from '../state/deviceName';
 import { probeAccessCode } from '../state/probeAccessCode';
 import { SessionContext } from '../state/SessionContext';
@@ -21,7 +22,10 @@ import { useStoreSelector } from '../state/useStoreSelector';
 import { WatchingContext } from '../state/WatchingContext';
 import { ChatScreen } from './ChatScreen';
 import { ConnectPage, type ConnectProblem } from './ConnectPage';
-import { PairPage, type Replacing } from './PairPage';
+import type { Replacing } from './PairPage';
+
+/** The pairing link's page, in its own chunk: a paired browser reopening never shows it. */
+const PairPage = lazyComponent(() => import('./PairPage').then((module) => module.PairPage));
 
 /** How many names the page tries for its own suggestion ("Chrome on Android (2)", …). */
 const SUGGESTED_NAME_TRIES = 10;

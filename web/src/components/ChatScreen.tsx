@@ -1,11 +1,11 @@
 import type { StoreState } from '@webbridge/client-sdk';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { FindMatch } from '../find/findInMessages';
+import { highlightMatches } from '../find/highlightMatches';
 import { useT } from '../i18n/I18nContext';
 import { useBackgroundNotices } from '../pwa/useBackgroundNotices';
 import { useOpenFromPush } from '../pwa/useOpenFromPush';
-import { highlightMatches } from '../render/highlightMatches';
 import { modifierHeld } from '../render/modifierKey';
-import type { FindMatch } from '../search/findInMessages';
 import type { RevealRequest } from '../state/revealRequest';
 import { useSession } from '../state/SessionContext';
 import { useStoreSelector } from '../state/useStoreSelector';

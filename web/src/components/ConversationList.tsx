@@ -1,12 +1,17 @@
 import type { StoreState } from '@webbridge/client-sdk';
 import { useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
+import { lazyComponent } from '../render/lazyComponent';
 import { useSession } from '../state/SessionContext';
 import type { Approval, ConversationSummary } from '../state/types';
 import { useStoreSelector } from '../state/useStoreSelector';
 import { ConversationItem } from './ConversationItem';
-import { ConversationSearch, matchesTitle } from './ConversationSearch';
-import { NewConversationSheet } from './NewConversationSheet';
+import { ConversationTitleFilter, matchesTitle } from './ConversationTitleFilter';
+
+/** The sheet, in its own chunk: shown only when the person asks for it. */
+const NewConversationSheet = lazyComponent(() =>
+  import('./NewConversationSheet').then((module) => module.NewConversationSheet),
+);
 
 /** The agents and projects a new conversation can have (kept by identity while words stream). */
 const agentsView = ({ snapshot }: StoreState) => snapshot?.agents?.list;
@@ -79,7 +84,7 @@ export function ConversationList({
           }}
         />
       )}
-      <ConversationSearch query={query} onQuery={setQuery} />
+      <ConversationTitleFilter query={query} onQuery={setQuery} />
       {list.length === 0 && query.trim() !== '' && (
         <p class="search-empty" role="status">
           {t('noConversationMatches', { query: query.trim() })}

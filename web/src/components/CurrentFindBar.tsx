@@ -1,9 +1,13 @@
+import { lazyComponent } from '../render/lazyComponent';
 import { useSession } from '../state/SessionContext';
 import type { Message } from '../state/types';
 import { useStoreSelector } from '../state/useStoreSelector';
-import { FindBar, type FindBarProps } from './FindBar';
+import type { FindBarProps } from './FindBar';
 
 const NONE: readonly Message[] = [];
+
+/** The bar itself, in its own chunk: the first paint never shows it. */
+const FindBar = lazyComponent(() => import('./FindBar').then((module) => module.FindBar));
 
 /**
  * The find bar over the current conversation's messages. Like the list, it selects them

@@ -2,7 +2,7 @@
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FindMatch } from '../search/findInMessages';
+import type { FindMatch } from '../find/findInMessages';
 import type { Message } from '../state/types';
 import { FIND_DEBOUNCE_MS, FindBar } from './FindBar';
 

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { type FindMatch, findInMessages } from '../find/findInMessages';
 import { useI18n } from '../i18n/I18nContext';
-import { type FindMatch, findInMessages } from '../search/findInMessages';
 import type { Message } from '../state/types';
 import { Icon } from './Icon';
 

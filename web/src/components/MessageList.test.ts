@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { aMessage } from '@webbridge/contract/testing';
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,16 +13,15 @@ import { MessageList } from './MessageList';
 const COUNT = 2000;
 
 function conversation(count: number, base = mockScenario()): Snapshot {
-  const messages: Message[] = Array.from({ length: count }, (_, i) => ({
-    id: `m${i}`,
-    parentId: i === 0 ? null : `m${i - 1}`,
-    role: i % 2 === 0 ? 'user' : 'assistant',
-    text: `message **${i}**`,
-    status: 'complete',
-    createdAt: i,
-    attachments: [],
-    sibling: { index: 0, count: 1 },
-  }));
+  const messages: Message[] = Array.from({ length: count }, (_, i) =>
+    aMessage({
+      id: `m${i}`,
+      parentId: i === 0 ? null : `m${i - 1}`,
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      text: `message **${i}**`,
+      createdAt: i,
+    }),
+  );
   return { ...base, conversations: { ...base.conversations, messages } };
 }
 

@@ -42,10 +42,11 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLOListElement>(null);
   const pinned = useRef(true);
-  // Where following the reply last put the scroll position. The browser reports a scroll a
-  // frame late: a person's scroll up that arrives with a streamed word would otherwise be
-  // undone by following before its scroll event says they left the end.
-  const followedTo = useRef<number | undefined>(undefined);
+  // Where following the reply last put the view: its top and its bottom edge (scroll
+  // positions). The browser reports a scroll a frame late: a person's scroll up that arrives
+  // with a streamed word would otherwise be undone by following before its scroll event says
+  // they left the end.
+  const followed = useRef<{ top: number; bottom: number } | undefined>(undefined);
   const [away, setAway] = useState(false);
   const { messages, run } = snapshot.conversations;
   // True until the list has opened at its end: tests and the benchmark wait for it.
@@ -53,19 +54,19 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
 
   // Keeps the end in view while pinned, from the page's own measure of it (scrollHeight), so
   // a guess or a rounding in the virtualizer's model never leaves the view short of the end.
-  // Above where following left it, and not merely held at the end of a list that got
+  // Moved up from where following left it, and not merely held at the end of a list that got
   // shorter: the person scrolled away, and the scroll event has not arrived yet.
   const follow = () => {
     const el = scroller.current;
     if (!el || !pinned.current) return;
     const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
-    if (followedTo.current !== undefined && el.scrollTop < followedTo.current - 1 && !atEnd) {
+    if (!atEnd && movedUp(el, followed.current)) {
       pinned.current = false;
       setAway(true);
       return;
     }
     el.scrollTop = el.scrollHeight;
-    followedTo.current = el.scrollTop;
+    followed.current = viewOf(el);
   };
   const estimate = (index: number) => {
     const message = messages[index];
@@ -89,10 +90,6 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
     // A size change is applied in the next frame, not inside the ResizeObserver's delivery:
     // re-rendering there (the list's paddings) made the browser report a ResizeObserver loop.
     useAnimationFrameWithResizeObserver: true,
-    // Any change of the window's model (a message measured, the range moved) while the view
-    // follows the end: follow it. The list's renders and its observer miss some orderings on a
-    // loaded phone (the page then opened 51 px above its end and stayed there).
-    onChange: () => follow(),
   });
 
   // While the view follows the end, a message above it taking its measured height must not
@@ -108,11 +105,14 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
   };
 
   const last = messages.at(-1);
-  useLayoutEffect(follow, [messages.length, last?.text, snapshot.approvals]);
 
-  // The end also moves without a render of this list: a message taking its measured height in
-  // place of its guess, an image that loads, code highlighted or math typeset later; and the
-  // list's view gets shorter when something beside it takes height (a bar, the composer).
+  // The end moves when the list changes size: a streamed word, a new message, an approval, a
+  // message taking its measured height in place of its guess (the paddings: hence the border
+  // box), an image that loads, code highlighted or math typeset later; and the list's view
+  // gets shorter when something beside it takes height (a bar, the composer). Followed from
+  // the observer alone, after the browser's own layout of the frame: following from the
+  // list's render as well read the end in the middle of the task, a forced layout per streamed
+  // word that a key pressed meanwhile waited behind (issue 29).
   const hasList = messages.length > 0;
   useLayoutEffect(() => {
     const content = listRef.current;
@@ -120,7 +120,7 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
     if (!hasList || !content || !view) return;
     // `follow` reads only refs and a state setter, so the first render's copy serves for good.
     const observer = new ResizeObserver(follow);
-    observer.observe(content);
+    observer.observe(content, { box: 'border-box' });
     observer.observe(view);
     setOpening(false);
     return () => observer.disconnect();
@@ -147,13 +147,13 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
       onScroll={(event) => {
         const el = event.currentTarget;
         const nearEnd = el.scrollHeight - el.scrollTop - el.clientHeight < AT_END;
-        // The event of following itself (the view where following put it, or lower) is no
-        // person scrolling up, however far the end has moved since: still pinned, and catch up.
-        const followed =
-          pinned.current && followedTo.current !== undefined && el.scrollTop >= followedTo.current - 1;
-        pinned.current = nearEnd || followed;
-        if (nearEnd) followedTo.current = el.scrollTop;
-        else if (followed) follow();
+        // The event of following itself (the view where following put it, or lower), or of
+        // the browser holding it at the end as the view got taller, is no person scrolling up,
+        // however far the end has moved since: still pinned, and catch up.
+        const stayed = pinned.current && followed.current !== undefined && !movedUp(el, followed.current);
+        pinned.current = nearEnd || stayed;
+        if (nearEnd) followed.current = viewOf(el);
+        else if (stayed) follow();
         if (away === pinned.current) setAway(!pinned.current);
       }}
     >
@@ -198,12 +198,31 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
             pinned.current = true;
             setAway(false);
             el.scrollTop = el.scrollHeight;
-            followedTo.current = el.scrollTop;
+            followed.current = viewOf(el);
           }}
         />
       )}
     </div>
   );
+}
+
+/** Where a view is: the scroll positions of its top and its bottom edge. */
+function viewOf(el: HTMLElement): { top: number; bottom: number } {
+  return { top: el.scrollTop, bottom: el.scrollTop + el.clientHeight };
+}
+
+/**
+ * Whether the view has moved up from where following left it, as only a person's scroll moves
+ * it: its top and its bottom edge both higher. The browser moves one edge alone: a view that
+ * gets shorter (a bar appears beside it) keeps its top, and a view that gets taller (a bar goes
+ * away) at the end of the list keeps its bottom edge there, the browser lowering the scroll
+ * position to hold it. That last one, followed in the same frame by the messages growing, read
+ * as the person scrolling up when only the top was compared: a loaded phone opened 51 px above
+ * its end and stayed there (issue 29; tests/browser/longConversation.test.ts).
+ */
+function movedUp(el: HTMLElement, followed: { top: number; bottom: number } | undefined): boolean {
+  if (followed === undefined) return false;
+  return el.scrollTop < followed.top - 1 && el.scrollTop + el.clientHeight < followed.bottom - 1;
 }
 
 /**

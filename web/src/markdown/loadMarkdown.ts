@@ -1,5 +1,5 @@
 import { whenIdle } from '../render/whenIdle';
-import { DEVICE_KEY } from '../state/accessCode';
+import { DEVICE_KEY } from '../state/deviceCredential';
 
 /** The markdown renderer: marked, the token renderer, code blocks and math, in their own chunk. */
 export type MarkdownModule = typeof import('./MarkdownView');

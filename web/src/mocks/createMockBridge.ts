@@ -10,6 +10,7 @@ import {
 } from '@webbridge/server';
 import { mockScenario } from './mockScenario';
 import { APPROVE, scriptedActions } from './scriptedActions';
+import { scriptedBranches } from './scriptedBranches';
 
 /** Options of {@link createMockBridge}. */
 export interface MockBridgeOptions {
@@ -46,8 +47,10 @@ const SWITCH = '/switch';
  * `createBridge` over the embedding's in-memory host (MemoryConversations, chatOnlyActions,
  * EchoReplies on a serial queue), seeded with the scenario's conversations (mockScenario.ts):
  * every route, guard, 409, frame and refusal is the bridge's own, and every action is the
- * embedding's handler. Only the scenario is written here: its data, and `/switch`, after which
- * the next send meets a host that has just moved to another conversation (a 409).
+ * embedding's handler, or a script of the mocks beside it (approvals and push in
+ * scriptedActions.ts, branches, edits and regenerate in scriptedBranches.ts). Only the scenario
+ * is written here: its data, and `/switch`, after which the next send meets a host that has
+ * just moved to another conversation (a 409).
  */
 export function createMockBridge(options: MockBridgeOptions = {}): MockBridge {
   const scenario = mockScenario();
@@ -75,6 +78,7 @@ export function createMockBridge(options: MockBridgeOptions = {}): MockBridge {
       ...conversations.actions,
       ...replies.actions,
       ...scripted.actions,
+      ...scriptedBranches(conversations, replies),
       // `/approve` makes the scripted model ask for a tool call; any other text is echoed.
       send: (action) =>
         action.text.trim() === APPROVE ? scripted.askApproval(action.text) : replies.actions.send(action),

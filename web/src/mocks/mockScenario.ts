@@ -40,10 +40,11 @@ export function mockScenario(): Snapshot {
             '',
             '- any text: it is *echoed back* word by word,',
             '- `/approve`: the model asks to write a file, and waits for your answer,',
-            '- `/switch` then a message: the host moves elsewhere and your send gets a 409.',
+            '- `/switch` then a message: the host moves elsewhere and your send gets a 409,',
+            '- edit a message of yours, or regenerate a reply: each makes a branch you can switch between.',
             '',
             // One line: the renderer keeps a line break as a break.
-            'The bridge is the real one, running in this page over a scripted in-memory host: branches and edits need the reference host (`pnpm start`).',
+            'The bridge is the real one, running in this page over a scripted in-memory host.',
             '',
             '```ts',
             "const hello = 'world';",

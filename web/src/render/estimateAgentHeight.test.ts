@@ -1,17 +1,9 @@
+import { aMessage } from '@webbridge/contract/testing';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../state/types';
 import { estimateAgentHeight } from './estimateAgentHeight';
 
-const base: Message = {
-  id: 'm',
-  parentId: null,
-  role: 'assistant',
-  text: '',
-  status: 'complete',
-  createdAt: 0,
-  attachments: [],
-  sibling: { index: 0, count: 1 },
-};
+const base: Message = aMessage({ id: 'm', role: 'assistant', text: '', createdAt: 0 });
 
 describe('estimateAgentHeight', () => {
   it('leaves other messages to the text estimate', () => {

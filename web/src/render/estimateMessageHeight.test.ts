@@ -1,17 +1,10 @@
+import { aMessage } from '@webbridge/contract/testing';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../state/types';
 import { estimateMessageHeight } from './estimateMessageHeight';
 
-const message = (role: Message['role'], text: string): Message => ({
-  id: `${role}-${text.length}`,
-  parentId: null,
-  role,
-  text,
-  status: 'complete',
-  createdAt: 0,
-  attachments: [],
-  sibling: { index: 0, count: 1 },
-});
+const message = (role: Message['role'], text: string): Message =>
+  aMessage({ id: `${role}-${text.length}`, role, text, createdAt: 0 });
 
 describe('estimateMessageHeight', () => {
   // Heights measured in Chromium at 390 px wide (tests/browser's seeded conversation).

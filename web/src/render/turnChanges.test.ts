@@ -1,20 +1,12 @@
+import { aMessage } from '@webbridge/contract/testing';
 import { describe, expect, it } from 'vitest';
 import type { AgentToolCall } from '../state/agentMessageTypes';
 import type { Message } from '../state/types';
 import { turnChanges } from './turnChanges';
 
 let n = 0;
-const message = (role: Message['role'], agentTool?: AgentToolCall): Message => ({
-  id: `m${n++}`,
-  parentId: null,
-  role,
-  text: '',
-  status: 'complete',
-  createdAt: 0,
-  attachments: [],
-  sibling: { index: 0, count: 1 },
-  ...(agentTool ? { agentTool } : {}),
-});
+const message = (role: Message['role'], agentTool?: AgentToolCall): Message =>
+  aMessage({ id: `m${n++}`, role, text: '', createdAt: 0, ...(agentTool ? { agentTool } : {}) });
 const editOf = (
   path: string,
   oldText: string | null,

@@ -12,6 +12,8 @@ function hash(text: string): string {
 
 /** The worker's entry, built after the page. */
 const ENTRY = fileURLToPath(new URL('../sw.ts', import.meta.url));
+/** A component's own module: a screen split out of the entry, precached with it. */
+const SCREEN = /[\\/]web[\\/]src[\\/]components[\\/][^\\/]+\.tsx$/;
 /** Its strings, read from the catalogues when it is built. */
 const CATALOGUES = fileURLToPath(new URL('./workerCatalogues.ts', import.meta.url));
 
@@ -32,7 +34,8 @@ async function loadWorkerCatalogues(config: ResolvedConfig) {
  * Builds the service worker (web/src/sw/sw.ts) after the page, into `sw.js` beside it: one
  * classic script (a worker registered without `type: 'module'` imports nothing), minified, at
  * the URL and scope it always had. The build fills in `__WORKER_SHELL__`, the files the first
- * paint needs (the entry chunk, its static imports and their CSS), `__WORKER_BUILD__`, a hash of
+ * paint needs (the entry chunk, its static imports and their CSS) and the screens split out of
+ * the entry, `__WORKER_BUILD__`, a hash of
  * every emitted file name (they carry content hashes) and of the public files the worker keeps,
  * and `__WORKER_CATALOGUES__`, the worker's keys of every catalogue. Lazy chunks (markdown,
  * highlighting, KaTeX) are stored when first fetched.
@@ -59,6 +62,18 @@ export function serviceWorkerPlugin(): Plugin {
       };
       for (const item of Object.values(bundle))
         if (item.type === 'chunk' && item.isEntry) visit(item.fileName);
+      // The screens split out of the entry (render/lazyComponent.ts: the find bar, the settings'
+      // fields, …) are part of the app as much as the entry is: stored at install with it, so
+      // an updated app opens them without the network. Markdown, highlighting, KaTeX and the
+      // other languages' catalogues stay stored when first fetched.
+      for (const fileName of [...shell]) {
+        const item = bundle[fileName];
+        if (item?.type !== 'chunk') continue;
+        for (const lazy of item.dynamicImports) {
+          const chunk = bundle[lazy];
+          if (chunk?.type === 'chunk' && SCREEN.test(chunk.facadeModuleId ?? '')) visit(lazy);
+        }
+      }
       const publicFiles = ['manifest.webmanifest', 'offline.html', 'offline.css', 'offline.js']
         .map((name) => readFileSync(join(outDir, name), 'utf8'))
         .join('\n');

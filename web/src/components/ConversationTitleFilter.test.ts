@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesTitle } from './ConversationSearch';
+import { matchesTitle } from './ConversationTitleFilter';
 
 describe('matchesTitle', () => {
   it('finds every word of the query in any order, ignoring case and accents', () => {

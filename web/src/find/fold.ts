@@ -1,7 +1,7 @@
 /**
  * Folds case and accents for searching, so "cafe" finds "Café" and "ÉTÉ" finds "été": the
  * compatibility decomposition (NFKD, which also splits ligatures such as "ﬁ"), without its
- * combining marks, in lower case. Shared by the search over conversation titles and the find
+ * combining marks, in lower case. Shared by the title filter (ConversationTitleFilter.tsx) and find
  * in a conversation, so both find the same things.
  *
  * @example fold('Zürich') // 'zurich'

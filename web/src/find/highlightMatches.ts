@@ -1,5 +1,5 @@
-import { findable } from '../search/findInMessages';
-import { fold } from '../search/fold';
+import { findable } from './findInMessages';
+import { fold } from './fold';
 
 /** The names of the highlights, styled by `::highlight(find-match)` and `::highlight(find-current)`. */
 const MATCH = 'find-match';

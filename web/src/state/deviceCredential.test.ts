@@ -6,7 +6,7 @@ import {
   keepDevice,
   keptDevice,
   takeLinkSecret,
-} from './accessCode';
+} from './deviceCredential';
 
 function environment(hash: string, stored: Record<string, string> = {}) {
   const local = new Map<string, string>(Object.entries(stored));

@@ -1,5 +1,5 @@
+import { fold } from '../find/fold';
 import { useT } from '../i18n/I18nContext';
-import { fold } from '../search/fold';
 
 /**
  * Does a conversation's title contain every word of the query (case and accents ignored)?
@@ -12,14 +12,17 @@ export function matchesTitle(title: string, query: string): boolean {
   return words.every((word) => folded.includes(word));
 }
 
-/** Props of {@link ConversationSearch}. */
-export interface ConversationSearchProps {
+/** Props of {@link ConversationTitleFilter}. */
+export interface ConversationTitleFilterProps {
   readonly query: string;
   readonly onQuery: (query: string) => void;
 }
 
-/** The search field over the conversations' titles. */
-export function ConversationSearch({ query, onQuery }: ConversationSearchProps) {
+/**
+ * The field that filters the conversation list by title. Finding words inside the current
+ * conversation is another thing: `find/` and FindBar.tsx.
+ */
+export function ConversationTitleFilter({ query, onQuery }: ConversationTitleFilterProps) {
   const t = useT();
   return (
     <input
