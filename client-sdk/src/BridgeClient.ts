@@ -157,6 +157,26 @@ export interface BridgeClient {
   regenerate(messageId?: string): Promise<SensitiveOutcome<'regenerate'>>;
   model(modelId: string): Promise<SensitiveOutcome<'model'>>;
   workspace(uri: string): Promise<SensitiveOutcome<'workspace'>>;
+  /** Switches the current agent session's mode (`agents.session.modes.list`). */
+  agentMode(modeId: string): Promise<SensitiveOutcome<'agentMode'>>;
+  /** Sets one of the current agent session's settings (`agents.session.configOptions`). */
+  agentOption(optionId: string, value: string | boolean): Promise<SensitiveOutcome<'agentOption'>>;
+  /** The sessions an agent lists, e.g. ones started in its own terminal at the desk. */
+  agentSessions(agentId: string, options?: RequestOptions): Promise<ActionResultOf<'agentSessions'>>;
+  /**
+   * Opens a session an agent listed as a conversation (of `projectId`, else the project its
+   * folder belongs to) and makes it current; its history shows as messages.
+   * @example
+   * ```ts
+   * const { sessions } = await client.agentSessions('opencode');
+   * await client.openAgentSession('opencode', sessions[0].sessionId);
+   * ```
+   */
+  openAgentSession(
+    agentId: string,
+    sessionId: string,
+    projectId?: string,
+  ): Promise<ActionResultOf<'openAgentSession'>>;
   /**
    * Uploads one file as a pending attachment (raw body, `Content-Type` = the file's type), of
    * `options.conversationId` (pass the conversation the person sees, so the file stays there

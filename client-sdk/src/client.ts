@@ -164,6 +164,15 @@ export function createBridgeClient(options: BridgeClientOptions): BridgeClient {
       sensitive(messageId === undefined ? { action: 'regenerate' } : { action: 'regenerate', messageId }),
     model: (modelId) => sensitive({ action: 'model', modelId }),
     workspace: (uri) => sensitive({ action: 'workspace', uri }),
+    agentMode: (modeId) => sensitive({ action: 'agentMode', modeId }),
+    agentOption: (optionId, value) => sensitive({ action: 'agentOption', optionId, value }),
+    agentSessions: (agentId, request) => action({ action: 'agentSessions', agentId }, request),
+    openAgentSession: (agentId, sessionId, projectId) =>
+      action(
+        projectId === undefined
+          ? { action: 'openAgentSession', agentId, sessionId }
+          : { action: 'openAgentSession', agentId, sessionId, projectId },
+      ),
     upload(file, name, uploadOptions = {}) {
       const { conversationId } = uploadOptions;
       const url =

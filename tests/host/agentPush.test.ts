@@ -36,7 +36,11 @@ beforeAll(async () => {
   logFile = join(dataDir, 'fake-agent.log');
   const command = fakeAgentCommand({
     logFile,
-    turns: [turn(...edit({ path: file, newText: 'the plan\n' }), say('Planned.'))],
+    turns: [
+      turn(...edit({ path: file, newText: 'the plan\n' }), say('Planned.')),
+      // A turn that ends on its tool call, with nothing said after it.
+      turn(...edit({ path: file, newText: 'the plan, again\n', toolCallId: 'edit-2' })),
+    ],
   });
   h = await startTestHost({
     dataDir,
@@ -119,5 +123,32 @@ describe("an ACP agent's permission request over Web Push", () => {
       kind: 'answered',
       decided: { decision: 'allow', by: { name: 'Pixel 7' } },
     });
+  });
+
+  it('says the reply finished when the turn ends on a tool call that was approved', async () => {
+    const watch = await service.subscribe(h.host.push!.vapid.publicKey);
+    const origin: ActionOrigin = { device: { id: 'dev-watch', name: 'Watch' } };
+    await asDevice(origin, {
+      action: 'subscribePush',
+      subscription: { endpoint: watch.endpoint, keys: watch.keys },
+      choices: { approvals: true, replies: true },
+    });
+    await act(h, { action: 'send', text: 'again', ...guardOf(await getState(h)) });
+    const [asked] = await pushed(watch, 1);
+    if (asked?.kind !== 'approval') throw new Error(`not an approval: ${JSON.stringify(asked)}`);
+    const allowed = await fetch(`${h.url}/api/push/decide`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: asked.token, decision: 'allow' }),
+    });
+    expect(allowed.status).toBe(200);
+    const ended = await waitFor(async () => {
+      const s = await getState(h);
+      return s.conversations.messages.at(-1)?.stopReason === 'end_turn' ? s : undefined;
+    });
+    expect(ended.conversations.messages.at(-1)?.role).toBe('tool');
+    const payloads = await pushed(watch, 3);
+    expect(payloads.map((p) => p.kind).sort()).toEqual(['answered', 'approval', 'reply']);
+    expect(payloads.find((p) => p.kind === 'reply')).toMatchObject({ outcome: 'finished' });
   });
 });

@@ -344,6 +344,8 @@ export class AgentSessions {
 
   private onUpdate(conversationId: string, update: SessionUpdate): void {
     if (this.core.closed) return;
+    // The send's own change is published before anything the agent answered to it.
+    this.core.refreshIfDue();
     const view = viewAfter(this.views.get(conversationId) ?? EMPTY_VIEW, update);
     if (view !== undefined) {
       this.setView(conversationId, view);

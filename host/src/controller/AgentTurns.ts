@@ -246,6 +246,20 @@ export class AgentTurns {
     const known = turn.tools.get(update.toolCallId);
     const before = known === undefined ? undefined : messages.get(known);
     const shown = mergeToolCall(before?.agentTool, update);
+    const reply = turn.current === undefined ? undefined : messages.get(turn.current.id);
+    if (!before && turn.current?.kind === 'text' && reply?.role === 'assistant' && reply.text === '') {
+      // The turn begins with a tool call: the empty reply the send made becomes it, rather than
+      // staying above it as an empty bubble (its id, the send's `replyId`, now names the call).
+      messages.change(conversationId, reply.id, {
+        role: 'tool',
+        text: shown.text ?? '',
+        status: turn.replay ? 'complete' : statusOf(shown.call),
+        agent: { ...agentFieldsOf(reply), agentTool: shown.call },
+      });
+      turn.tools.set(update.toolCallId, reply.id);
+      turn.current = { id: reply.id, kind: 'tool' };
+      return reply.id;
+    }
     if (!before) {
       const id = this.next(turn, {
         role: 'tool',

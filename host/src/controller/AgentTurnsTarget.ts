@@ -14,4 +14,6 @@ export interface AgentTurnsTarget {
   /** Where a question withdrawn by the agent is cleaned up (its own task). */
   readonly executor: Pick<MainExecutor, 'run'>;
   refresh(): void;
+  /** Publishes a send's change still waiting for its prompt to leave (ControllerCore.refreshSoon). */
+  refreshIfDue(): void;
 }

@@ -109,6 +109,7 @@ export class ChatController {
 
   /** The current projection (immutable; cheap). */
   readState(): Projection {
+    this.core.refreshIfDue();
     return this.core.publisher.read();
   }
 

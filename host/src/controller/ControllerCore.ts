@@ -77,6 +77,8 @@ export class ControllerCore implements ControllerSteps {
   /** Set by {@link close}; late replies and tool results check it so they touch nothing after. */
   closed = false;
   private sessionRevision: number;
+  /** A send's publish waits for its agent prompt to leave ({@link refreshSoon}). */
+  private refreshDue = false;
   private readonly unsubscribeTools: (() => void) | undefined;
   private readonly unsubscribeAgents: () => void;
 
@@ -177,6 +179,7 @@ export class ControllerCore implements ControllerSteps {
 
   /** Rebuilds the projection from the store and memory, sharing every unchanged part. */
   refresh(): void {
+    this.refreshDue = false;
     if (this.closed) return;
     const { conversationId } = this.selection;
     const conversation = this.store.conversations.get(conversationId);
@@ -201,6 +204,30 @@ export class ControllerCore implements ControllerSteps {
         settings: this.settings,
       }),
     );
+  }
+
+  /**
+   * {@link refresh} at the end of this event-loop turn, unless one runs before: the send to an
+   * agent publishes after its `session/prompt` has been written (the SDK writes it in this
+   * turn's microtasks), so the 0.5-2 ms of building the projection is not on the prompt's way.
+   * Whatever reads the projection or applies the agent's answer first calls
+   * {@link refreshIfDue}, so nothing sees the state without the send's messages.
+   */
+  refreshSoon(): void {
+    if (this.refreshDue) return;
+    this.refreshDue = true;
+    setImmediate(() => {
+      this.executor
+        .run(() => this.refreshIfDue())
+        .catch(() => {
+          // refreshIfDue does not throw; a closed controller publishes nothing.
+        });
+    });
+  }
+
+  /** Runs the refresh {@link refreshSoon} put off, if it has not run yet. */
+  refreshIfDue(): void {
+    if (this.refreshDue) this.refresh();
   }
 
   /** Makes a conversation current: a new place for sends, so a new session revision. */

@@ -11,6 +11,8 @@ export interface ControllerSteps {
   readonly settings: Settings;
   /** Rebuilds the projection and tells subscribers. */
   refresh(): void;
+  /** {@link refresh} at the end of this event-loop turn, unless one runs before (an agent's send). */
+  refreshSoon(): void;
   /** Makes a conversation current (a new session revision) and publishes. */
   moveTo(conversationId: string): void;
   /** Records that the destination of a send has changed. */

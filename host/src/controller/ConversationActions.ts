@@ -66,11 +66,18 @@ export class ConversationActions {
     return { conversationId: row.id };
   }
 
-  /** Makes another conversation current. */
+  /**
+   * Makes another conversation current. An agent's conversation has its session opened now (after
+   * a restart: `session/load`), so its modes and settings show before the next send.
+   */
   selectConversation(conversationId: string): ActionResultOf<'selectConversation'> {
-    if (!this.store.conversations.get(conversationId)) throw notFound('conversation');
+    const conversation = this.store.conversations.get(conversationId);
+    if (!conversation) throw notFound('conversation');
     // Selecting the current one again must not bump the session revision and refuse clients.
     if (conversationId !== this.selection.conversationId) this.steps.moveTo(conversationId);
+    if (conversation.agentId != null && conversation.agentUnavailable == null) {
+      this.agentSessions.warm(conversationId);
+    }
     return { conversationId };
   }
 

@@ -32,7 +32,13 @@ export interface MessageActionsDeps {
   readonly toolCalls: Pick<ToolCalls, 'cancel'>;
   readonly steps: Pick<
     ControllerSteps,
-    'assertIdle' | 'assertForkable' | 'assertAgentTakes' | 'startReply' | 'refresh' | 'bumpSessionRevision'
+    | 'assertIdle'
+    | 'assertForkable'
+    | 'assertAgentTakes'
+    | 'startReply'
+    | 'refresh'
+    | 'refreshSoon'
+    | 'bumpSessionRevision'
   >;
   /** Stops an agent conversation's turn (`session/cancel`). */
   readonly agentSessions: Pick<AgentSessions, 'stop'>;
@@ -85,7 +91,9 @@ export class MessageActions {
     });
     messages.attach(conversation.id, user.id, chosen.map(toHostAttachment));
     steps.startReply(reply);
-    steps.refresh();
+    // An agent's prompt leaves first; the projection follows before its answer is read.
+    if (conversation.agentId == null) steps.refresh();
+    else steps.refreshSoon();
     return { conversationId: conversation.id, messageId: user.id, replyId: reply.id };
   }
 

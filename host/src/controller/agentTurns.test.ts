@@ -82,6 +82,39 @@ describe('a conversation backed by an ACP agent', () => {
     });
   });
 
+  it('lets the prompt leave before it publishes the send, and shows the send to whoever reads first', async () => {
+    let prompted = false;
+    const { controller } = setUp({
+      turn: async (t) => {
+        prompted = true;
+        await t.say('Hi');
+        return 'end_turn';
+      },
+    });
+    await onMain(controller, () => controller.conversations.newConversation(undefined, undefined, 'mini'));
+    await waitForState(controller, (s) => s.agents?.session?.modes?.current === 'ask');
+    let promptedAtPublish: boolean | undefined;
+    controller.subscribe(() => {
+      if (promptedAtPublish === undefined && controller.readState().conversations.messages.length > 0)
+        promptedAtPublish = prompted;
+    });
+    // Read in the same task as the send: the state already holds it.
+    const seen = await onMain(controller, () => {
+      controller.messages.send('hello');
+      return controller.readState().conversations.messages.map((m) => m.role);
+    });
+    expect(seen).toEqual(['user', 'assistant']);
+    await onMain(controller, () => controller.messages.stop());
+    await waitForState(controller, idle);
+    promptedAtPublish = undefined;
+    await onMain(controller, () => controller.conversations.newConversation(undefined, undefined, 'mini'));
+    await waitForState(controller, (s) => s.agents?.session?.modes?.current === 'ask');
+    prompted = false;
+    await onMain(controller, () => controller.messages.send('again'));
+    await waitForState(controller, (s) => idle(s) && s.conversations.messages.at(-1)?.text === 'Hi');
+    expect(promptedAtPublish).toBe(true);
+  });
+
   it('turns a permission request into an approval with the agent options and diff, answered by option', async () => {
     const { controller, dataDir } = setUp({
       turn: async (t) => {
@@ -134,7 +167,7 @@ describe('a conversation backed by an ACP agent', () => {
     ).rejects.toThrow(/already allowed on Pixel 7/);
   });
 
-  it('ends the tool calls the agent never finished when its turn ends', async () => {
+  it('ends the tool calls the agent never finished when its turn ends; no empty reply above the first', async () => {
     const { controller } = setUp({
       turn: async (t) => {
         await t.update({
@@ -154,11 +187,11 @@ describe('a conversation backed by an ACP agent', () => {
       controller,
       (s) => s.conversations.messages.at(-1)?.stopReason === 'end_turn',
     );
-    expect(state.conversations.messages.map((m) => m.status)).toEqual([
-      'complete',
-      'complete',
-      'complete',
-      'complete',
+    // The turn began with a tool call: the reply the send made became it, no empty bubble stays.
+    expect(state.conversations.messages.map((m) => [m.role, m.text, m.status])).toEqual([
+      ['user', 'read', 'complete'],
+      ['tool', '', 'complete'],
+      ['assistant', 'Read it.', 'complete'],
     ]);
   });
 
@@ -341,6 +374,27 @@ describe('a conversation backed by an ACP agent', () => {
       'two',
       'You said: two',
     ]);
+  });
+
+  it('after a restart shows the modes and settings of the open agent conversation before any send', async () => {
+    const first = setUp();
+    const made = await onMain(first.controller, () =>
+      first.controller.conversations.newConversation(undefined, undefined, 'mini'),
+    );
+    await onMain(first.controller, () => first.controller.messages.send('one'));
+    await waitForState(first.controller, (s) => idle(s) && s.conversations.messages.length === 2);
+    // A second, built-in conversation, so that selecting the agent's one is a move too.
+    await onMain(first.controller, () => first.controller.conversations.newConversation());
+    first.controller.close();
+    await first.agents.close();
+    open = [];
+    const second = setUp({}, first.dataDir);
+    await onMain(second.controller, () =>
+      second.controller.conversations.selectConversation(made.conversationId),
+    );
+    const state = await waitForState(second.controller, (s) => s.agents?.session?.modes?.current === 'ask');
+    expect(state.agents?.session?.configOptions.map((o) => o.id)).toEqual(['model']);
+    expect(state.conversations.messages.map((m) => m.text)).toEqual(['one', 'You said: one']);
   });
 
   it('says an agent conversation cannot continue when its agent cannot reopen sessions', async () => {

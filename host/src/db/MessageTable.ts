@@ -80,6 +80,7 @@ export class MessageTable {
   /** Writes the fields a change names, and only those (one prepared statement per set of columns). */
   change(id: string, change: MessageChange): void {
     const columns: Record<string, unknown> = {};
+    if (change.role !== undefined) columns.role = change.role;
     if (change.text !== undefined) columns.text = change.text;
     if (change.status !== undefined) columns.status = change.status;
     if (change.error !== undefined) columns.error = change.error;

@@ -32,6 +32,8 @@ export const AGENT_FIELDS = [
  * field (an error cleared when a reply is continued).
  */
 export interface MessageChange {
+  /** Only an agent's reply still empty when its turn's first update is a tool call, which it becomes. */
+  readonly role?: 'tool';
   readonly text?: string;
   readonly status?: MessageStatus;
   readonly error?: string | null;
@@ -43,6 +45,7 @@ export interface MessageChange {
 /** Applies a change to a message, as `MessageTable.change` does to its row. */
 export function applyChange(message: StoredMessage, change: MessageChange): StoredMessage {
   const next: { -readonly [K in keyof StoredMessage]: StoredMessage[K] } = { ...message };
+  if (change.role !== undefined) next.role = change.role;
   if (change.text !== undefined) next.text = change.text;
   if (change.status !== undefined) next.status = change.status;
   if (change.error === null) delete next.error;

@@ -169,8 +169,9 @@ export class PushNotifier {
     )
       return;
     const reply = state.conversations.messages.find((message) => message.id === before.messageId);
-    // A reply that called a tool is not finished: it waits for its approval or its result.
-    if (reply === undefined || reply.tool !== undefined) return;
+    // A reply that called a host tool is not finished: it waits for its approval or its result.
+    // An agent's tool call (approved or not) is the agent's: its turn has ended with it.
+    if (reply === undefined || (reply.tool !== undefined && reply.agentTool === undefined)) return;
     if (reply.status !== 'complete' && reply.status !== 'error') return;
     // The title is the first line of the conversation's first message: off the lock screen and
     // the push service unless the host's owner asked for it.
