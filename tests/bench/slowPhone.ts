@@ -268,7 +268,13 @@ async function streamWhileTyping(host: RunningHost, opened: Opened, profileAs?: 
   // Until the last key painted (or 30 s; a missing key is reported): its frame belongs to the
   // window, and a key still waiting must not drop out of the figure.
   await page
-    .waitForFunction(`window.__keys.length >= ${KEYS}`, undefined, { timeout: 30_000, polling: 100 })
+    // A function, not a string: the page's Content-Security-Policy forbids eval, so a string
+    // predicate threw on every poll and this wait always sat out its timeout.
+    .waitForFunction(
+      (wanted: number) => (globalThis as unknown as { __keys: unknown[] }).__keys.length >= wanted,
+      { timeout: 30_000, polling: 100 },
+      KEYS,
+    )
     .catch(() => undefined);
   const to = Number(await page.evaluate('performance.now()'));
   await stop?.();
