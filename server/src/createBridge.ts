@@ -10,6 +10,7 @@ import {
   type NodeListener,
   ownHostnames,
 } from './adapters/nodeListener';
+import { type SecuredListener, secureListener } from './adapters/tls/secureListener';
 import type { AuthorityInfo, BridgeOptions, ListeningAddress, ListenOptions } from './BridgeOptions';
 import { type BridgeDevices, type BridgeTuning, createBridgeCore } from './createBridgeCore';
 import type { BridgeEnv } from './env';
@@ -17,7 +18,6 @@ import type { ConnectionInfo } from './events/Subscription';
 import { hostnameOf } from './guards/hostGuard';
 import { describeError } from './logging/describeError';
 import { staticRoutes } from './routes/staticRoutes';
-import { type SecuredListener, secureListener } from './tls/secureListener';
 
 /** A bridge: the app, its listener and the controls a host needs. */
 export interface Bridge {

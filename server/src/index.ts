@@ -1,5 +1,7 @@
 export type { ProblemExtras, ProjectionDelta } from '@webbridge/contract';
 export { ProtocolError, problemBody } from '@webbridge/contract';
+export { TlsSetupError } from './adapters/tls/loadUserCertificate';
+export { writeSecretFile } from './adapters/tls/writeSecretFile';
 export { BridgeMemory } from './BridgeMemory';
 export type {
   AuthorityInfo,
@@ -45,5 +47,3 @@ export type {
 } from './HostAdapter';
 export { MediaRegistry } from './media/MediaRegistry';
 export { WireMapper } from './media/WireMapper';
-export { TlsSetupError } from './tls/loadUserCertificate';
-export { writeSecretFile } from './tls/writeSecretFile';

@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { HardenedResponse } from '../../server/src/guards/hardenResponse';
+import { HardenedResponse } from '../../server/src/adapters/hardenResponse';
 import { printTable } from './table';
 
 const ANSWERS = 300_000;

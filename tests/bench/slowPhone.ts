@@ -272,8 +272,8 @@ async function streamWhileTyping(host: RunningHost, opened: Opened, profileAs?: 
     // predicate threw on every poll and this wait always sat out its timeout.
     .waitForFunction(
       (wanted: number) => (globalThis as unknown as { __keys: unknown[] }).__keys.length >= wanted,
-      { timeout: 30_000, polling: 100 },
       KEYS,
+      { timeout: 30_000, polling: 100 },
     )
     .catch(() => undefined);
   const to = Number(await page.evaluate('performance.now()'));

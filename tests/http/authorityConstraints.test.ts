@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { startHost } from '@webbridge/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalAuthority } from '../../server/src/tls/LocalAuthority';
+import { LocalAuthority } from '../../server/src/adapters/tls/LocalAuthority';
 import {
   EC_SIGNING,
   generateKeyPair,
   importSigningKey,
   privateKeyPem,
   x509,
-} from '../../server/src/tls/x509';
+} from '../../server/src/adapters/tls/x509';
 
 // The local authority is name-constrained: its key, even stolen from the data dir, cannot
 // vouch for a public site to a device that trusts it. Checked with OpenSSL's command-line

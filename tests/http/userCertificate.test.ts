@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startHost } from '@webbridge/host';
 import { TlsSetupError } from '@webbridge/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EC_SIGNING, generateKeyPair, privateKeyPem, x509 } from '../../server/src/tls/x509';
+import { EC_SIGNING, generateKeyPair, privateKeyPem, x509 } from '../../server/src/adapters/tls/x509';
 import { CLI } from '../host/cliProcess';
 import { TEST_CODE } from '../support/testHost';
 import { trustingFetch } from '../support/trustingFetch';

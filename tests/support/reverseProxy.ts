@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalAuthority } from '../../server/src/tls/LocalAuthority';
+import { LocalAuthority } from '../../server/src/adapters/tls/LocalAuthority';
 
 /** The reverse proxies the tests run: Debian's packages, started on loopback. */
 export type ProxyKind = 'nginx' | 'caddy';

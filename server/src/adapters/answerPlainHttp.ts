@@ -77,7 +77,7 @@ function send(
     'Content-Type': type,
     'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-store',
-    // nosniff and X-Frame-Options come from guards/hardenResponse.ts, like every answer's.
+    // nosniff and X-Frame-Options come from adapters/hardenResponse.ts, like every answer's.
     'Content-Security-Policy':
       "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors 'none'",
     Connection: 'close',

@@ -13,11 +13,11 @@ import {
 } from '@webbridge/contract';
 import type { Hono } from 'hono';
 import type { BridgeEnv } from '../env';
-import { HARDENING_LINES, HardenedResponse } from '../guards/hardenResponse';
-import { lingeringClose } from '../guards/lingeringClose';
-import { frameNodeServer } from '../guards/nodeFraming';
 import type { NodeLane } from './actionLane';
 import { answerPlainHttp, type PlainHttpContext } from './answerPlainHttp';
+import { HARDENING_LINES, HardenedResponse } from './hardenResponse';
+import { lingeringClose } from './lingeringClose';
+import { frameNodeServer } from './nodeFraming';
 import { sniffTls } from './sniffTls';
 
 /** Request-parsing bounds of the Node listener. */
@@ -34,7 +34,7 @@ const SERVER_OPTIONS = {
   // A request without Host goes on to the host guard, which answers problem+json, instead of
   // getting Node's bare 400.
   requireHostHeader: false,
-  // Every answer carries the hardening headers (guards/hardenResponse.ts), whoever writes it.
+  // Every answer carries the hardening headers (adapters/hardenResponse.ts), whoever writes it.
   ServerResponse: HardenedResponse,
 } as const;
 

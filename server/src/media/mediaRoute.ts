@@ -22,7 +22,7 @@ export interface MediaDeps {
 /**
  * GET and HEAD /api/media?id=: no Bearer, the id is the credential. Unknown, expired and
  * vanished files all answer the same 404. Files are served with a sandboxing CSP (and, like
- * every answer, `nosniff`: guards/hardenResponse.ts), so an uploaded HTML or SVG file cannot
+ * every answer, `nosniff`: adapters/hardenResponse.ts), so an uploaded HTML or SVG file cannot
  * run script in the page's origin. The file is opened before anything is answered and its
  * length read from the open file: one deleted meanwhile (removeAttachment in the same burst)
  * is a 404, or, once open, is served whole from the handle.

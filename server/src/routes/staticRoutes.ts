@@ -21,7 +21,7 @@ const PAGE_CSP = [
 
 /**
  * Serves the built web client at `/`, with the page's security headers (nosniff and
- * X-Frame-Options come from guards/hardenResponse.ts, like every answer's).
+ * X-Frame-Options come from adapters/hardenResponse.ts, like every answer's).
  */
 export function staticRoutes(app: Hono<BridgeEnv>, root: string): void {
   app.use('*', async (c, next) => {

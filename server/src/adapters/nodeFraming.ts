@@ -2,12 +2,12 @@ import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
-import type { NodeLane } from '../adapters/actionLane';
-import { mountUnder } from '../adapters/basePath';
 import { renderProblem } from '../errors/renderProblem';
-import { MAX_HEADER_LINES } from './headerGuard';
+import { MAX_HEADER_LINES } from '../guards/headerGuard';
+import { UNREADABLE_HEADERS, unreadableRequest } from '../guards/readableHost';
+import type { NodeLane } from './actionLane';
+import { mountUnder } from './basePath';
 import { lingerOnClose } from './lingeringClose';
-import { UNREADABLE_HEADERS, unreadableRequest } from './readableHost';
 
 /** The app's fetch, as @hono/node-server calls it. */
 type Fetch = Parameters<typeof getRequestListener>[0];

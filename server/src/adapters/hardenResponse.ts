@@ -1,7 +1,7 @@
 import { type IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { forwardedOf } from './clientAddress';
+import { forwardedOf } from '../guards/clientAddress';
 
 /**
  * What every answer carries, whoever writes it: no content sniffing (a JSON or text answer is

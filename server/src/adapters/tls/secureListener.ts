@@ -1,7 +1,7 @@
 import os from 'node:os';
-import type { PlainHttpContext } from '../adapters/answerPlainHttp';
-import { isLoopback, isWildcard, lanAddresses, type TlsServing } from '../adapters/nodeListener';
-import type { TransportOptions } from '../BridgeOptions';
+import type { TransportOptions } from '../../BridgeOptions';
+import type { PlainHttpContext } from '../answerPlainHttp';
+import { isLoopback, isWildcard, lanAddresses, type TlsServing } from '../nodeListener';
 import { certificateNames } from './certificateNames';
 import type { LocalAuthority } from './LocalAuthority';
 import { loadUserCertificate, TlsSetupError } from './loadUserCertificate';
