@@ -119,11 +119,25 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
     const view = scroller.current;
     if (!hasList || !content || !view) return;
     // `follow` reads only refs and a state setter, so the first render's copy serves for good.
-    const observer = new ResizeObserver(follow);
+    // It runs in the next animation frame, not inside the observer's delivery: moving the view
+    // there makes the virtualizer re-render (Preact, in a microtask) and change the list's
+    // paddings, the border box observed here, before the delivery ends, which WebKit reports
+    // as a ResizeObserver loop (a page error; engines/connecting failed 2 of 3 runs).
+    let frame = 0;
+    const observer = new ResizeObserver(() => {
+      if (frame !== 0) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        follow();
+      });
+    });
     observer.observe(content, { box: 'border-box' });
     observer.observe(view);
     setOpening(false);
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
   }, [hasList]);
 
   // Brings the message asked for (the find bar's current match) into view: drawn first when
