@@ -177,7 +177,7 @@ export function DiffView({ diff }: DiffViewProps) {
 }
 
 /** Rows of the first slice, before any slice has been timed. */
-const FIRST_SLICE = 16;
+const FIRST_SLICE = 12;
 /** Main-thread time a slice aims at: its style and layout follow in the same task's frame. */
 const SLICE_BUDGET_MS = 24;
 const MIN_SLICE = 4;
@@ -190,9 +190,12 @@ const MAX_SLICE = 400;
  * (another list) starts again from none.
  */
 function useSlices(target: number, generation: unknown): number {
-  const state = useRef({ generation, drawn: Math.min(target, FIRST_SLICE), slice: FIRST_SLICE });
+  const state = useRef({ generation, drawn: 0, slice: FIRST_SLICE });
   if (state.current.generation !== generation)
     state.current = { generation, drawn: 0, slice: state.current.slice };
+  // The first slice in the very render that has rows to draw: a small diff appears whole, and
+  // the list never shows empty.
+  if (state.current.drawn === 0 && target > 0) state.current.drawn = Math.min(target, state.current.slice);
   const started = useRef<number | undefined>(undefined);
   const [, redraw] = useState(0);
   const drawn = Math.min(state.current.drawn, target);
