@@ -181,8 +181,9 @@ const FIRST_SLICE = 12;
 /** Main-thread time a slice aims at: its style and layout follow in the same task's frame. */
 const SLICE_BUDGET_MS = 24;
 /**
- * Fewest rows a later slice adds: each slice also costs a layout of the rows already drawn
- * (docs/PERFORMANCE.md), so slices of a few rows made 200 rows take 15 s on the slow phone.
+ * Fewest rows a later slice adds: each slice also costs a frame's paint and hit tests over the
+ * rows already drawn (docs/PERFORMANCE.md), so slices of a few rows made 200 rows take 15 s on
+ * the slow phone.
  */
 const MIN_SLICE = 40;
 const MAX_SLICE = 400;
