@@ -10,7 +10,8 @@
  * - the diff card: from the host holding the approval to its diff rows painted (wall clock on
  *   both sides), and the longest main-thread task meanwhile (target: none over 100 ms),
  * - scrolling the page through the card (400 px a frame): longest task and longest frame,
- * - "show more": until the whole file's rows are drawn, their count, the longest task,
+ * - "show more" tapped three times (200 more rows each, the card's bound): until the rows are
+ *   drawn, their count, the longest task,
  * - while the terminal streams its 2,000 lines: 40 keys dispatched 150 ms apart through CDP
  *   without waiting (slowPhone.ts's method), key→paint p90 / max, the longest task and frame,
  *   and when the last line was painted after the approval,
@@ -38,6 +39,8 @@ const CODE = 'bench-agent-diff-9r4t';
 const FILE_LINES = 5000;
 const TERMINAL_LINES = 2000;
 const KEYS = 40;
+/** Taps on "show more" (each adds 200 rows to the collapsed diff's 120). */
+const SHOW_MORE_CLICKS = 3;
 const KEY_EVERY_MS = 150;
 const option = (name: string) => {
   const i = process.argv.indexOf(name);
@@ -242,36 +245,46 @@ async function oneRun(rate: number): Promise<Record<string, string | number>> {
     })()`);
     const scroll = await longest(page, fromScroll, await pageNow(page));
 
-    // "Show more": the whole file, drawn in idle slices.
+    // "Show more", three times: 200 more rows each, drawn in idle slices.
     const stopMore = await profile(cdp, 'show more');
     const fromMore = await pageNow(page);
-    await page.locator('.message .approval .diff-more').click();
-    const rows = Number(
-      await (
-        await page.waitForFunction(
-          () => {
-            const g = globalThis as unknown as {
-              document: { querySelectorAll(s: string): { length: number } };
-              performance: { now(): number };
-              __rows?: { n: number; since: number };
-            };
-            const n = g.document.querySelectorAll('.message .approval .diff-line').length;
-            const w = g.__rows ?? { n: -1, since: g.performance.now() };
-            g.__rows = w;
-            if (n !== w.n) {
-              w.n = n;
-              w.since = g.performance.now();
-              return false;
-            }
-            return g.performance.now() - w.since > 1500 ? n : false;
-          },
-          undefined,
-          // Seldom: counting thousands of rows is work on the page being measured.
-          { timeout: 180_000, polling: 500 },
-        )
-      ).jsonValue(),
-    );
-    const expandedMs = Number(await page.evaluate('window.__rows.since')) - fromMore;
+    let rows = 0;
+    // The time from each tap to its last row drawn, summed (not the waits between taps).
+    let expandedMs = 0;
+    for (let click = 0; click < SHOW_MORE_CLICKS; click++) {
+      const button = page.locator('.message .approval .diff-more');
+      // An older page drew the whole file on the first tap, and had no button after it.
+      if (click > 0 && (await button.count()) === 0) break;
+      await page.evaluate('window.__rows = undefined');
+      const tapped = await pageNow(page);
+      await button.click();
+      rows = Number(
+        await (
+          await page.waitForFunction(
+            () => {
+              const g = globalThis as unknown as {
+                document: { querySelectorAll(s: string): { length: number } };
+                performance: { now(): number };
+                __rows?: { n: number; since: number };
+              };
+              const n = g.document.querySelectorAll('.message .approval .diff-line').length;
+              const w = g.__rows ?? { n: -1, since: g.performance.now() };
+              g.__rows = w;
+              if (n !== w.n) {
+                w.n = n;
+                w.since = g.performance.now();
+                return false;
+              }
+              return g.performance.now() - w.since > 1500 ? n : false;
+            },
+            undefined,
+            // Seldom: counting thousands of rows is work on the page being measured.
+            { timeout: 180_000, polling: 500 },
+          )
+        ).jsonValue(),
+      );
+      expandedMs += Number(await page.evaluate('window.__rows.since')) - tapped;
+    }
     const more = await longest(page, fromMore, await pageNow(page));
     await stopMore();
 
@@ -315,9 +328,9 @@ async function oneRun(rate: number): Promise<Record<string, string | number>> {
       'send → diff painted (ms)': ms(cardAt - asked),
       'longest task card (ms)': ms(card.task),
       'scroll: task / frame (ms)': `${ms(scroll.task)} / ${ms(scroll.frame)}`,
-      'show more: rows, ms': `${rows}, ${ms(expandedMs)}`,
+      'show more (≤3 taps): rows, ms': `${rows}, ${ms(expandedMs)}`,
       'show more: task / frame (ms)': `${ms(more.task)} / ${ms(more.frame)}`,
-      'terminal: lines, allow → done (ms)': `${shownLines}, ${ms(lastLineAt - allowedAt)}`,
+      'terminal: lines drawn, allow → done (ms)': `${shownLines}, ${ms(lastLineAt - allowedAt)}`,
       'streaming: task / frame (ms)': `${ms(Math.max(terminal.task, streamingWhileKeys.task))} / ${ms(terminal.frame)}`,
       'key→paint p90 / max (ms)': `${ms(quantile(keys, 0.9))} / ${ms(Math.max(0, ...keys))} (${keys.length}/${KEYS})`,
     };

@@ -75,18 +75,46 @@ describe('AgentToolCard', () => {
     };
     const lines = (from: number, to: number) =>
       Array.from({ length: to - from }, (_, i) => `line ${from + i}\n`).join('');
-    render(h(AgentToolCard, { call, output: lines(0, 450) }), root);
+    render(h(AgentToolCard, { call, output: lines(0, 180) }), root);
     const pre = root.querySelector<HTMLPreElement>('pre.agent-terminal');
     const blocks = () => [...(pre?.querySelectorAll('.agent-terminal-chunk') ?? [])];
     // A browser lays out only the block that changed, not 2,000 lines for each line that comes.
     const before = blocks();
-    expect(before.length).toBe(3);
-    expect(pre?.textContent).toBe(lines(0, 450));
-    render(h(AgentToolCard, { call, output: lines(0, 460) }), root);
+    expect(before.length).toBe(4);
+    expect(pre?.textContent).toBe(lines(0, 180));
+    render(h(AgentToolCard, { call, output: lines(0, 190) }), root);
     const after = blocks();
-    expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
+    expect(after.slice(0, 3)).toEqual(before.slice(0, 3));
     expect(after[0]?.firstChild).toBe(before[0]?.firstChild);
-    expect(pre?.textContent).toBe(lines(0, 460));
+    expect(pre?.textContent).toBe(lines(0, 190));
+    expect(root.querySelector('button.agent-terminal-earlier')).toBeNull();
+  });
+
+  it('keeps only the end of a long output in the page, earlier output a tap away', async () => {
+    const call: AgentToolCall = {
+      ...edit,
+      kind: 'execute',
+      locations: [],
+      content: [{ type: 'terminal', terminalId: 't1' }],
+    };
+    const lines = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `line ${from + i}\n`).join('');
+    // Written before the fix: all 2,000 lines were in the page, laid out again as lines came.
+    render(h(AgentToolCard, { call, output: lines(0, 2010) }), root);
+    const pre = root.querySelector<HTMLPreElement>('pre.agent-terminal');
+    // The last 200 full lines' blocks and the 10 lines after them.
+    expect(pre?.textContent).toBe(lines(1850, 2010));
+    const earlier = root.querySelector<HTMLButtonElement>('button.agent-terminal-earlier');
+    expect(earlier?.textContent).toBe('Show earlier output (1,850 lines)');
+    earlier?.click();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(pre?.textContent).toBe(lines(1650, 2010));
+    // What was asked for stays as more output arrives.
+    render(h(AgentToolCard, { call, output: lines(0, 2100) }), root);
+    expect(pre?.textContent).toBe(lines(1650, 2100));
+    expect(root.querySelector('button.agent-terminal-earlier')?.textContent).toBe(
+      'Show earlier output (1,650 lines)',
+    );
   });
 
   it('keeps a terminal at its end as output arrives, unless the person scrolled up', () => {

@@ -125,13 +125,29 @@ export function AgentToolCard({ call, output, diffsShownBelow = false, ended }: 
   );
 }
 
+/**
+ * A terminal's output in a scrolling block that follows its end. Only its last
+ * {@link TAIL_CHUNKS} blocks are in the page while it follows: a 2,000-line build costs a slow
+ * phone the same per update as a 200-line one (tests/bench/agentDiffSlowPhone.ts). Earlier
+ * output comes back, {@link TAIL_CHUNKS} blocks a tap, from a button above the block; while the
+ * person reads higher up, the blocks they see stay put as more output arrives.
+ */
 function TerminalOutput({ text }: { text: string }) {
   const t = useT();
   const block = useRef<HTMLPreElement>(null);
   // Whether the block was at its end before this text arrived: then it stays there. A finished
   // command opens at its end too, where its result is.
   const [following, setFollowing] = useState(true);
+  // The first block drawn while the person reads higher up (what they see stays drawn), and the
+  // earliest they asked for; neither: the last few blocks, moving on as output arrives.
+  const [held, setHeld] = useState<number | undefined>(undefined);
+  const [asked, setAsked] = useState<number | undefined>(undefined);
   const ends = useChunkEnds(text);
+  const chunks = chunksOf(text, ends);
+  const tailFirst = Math.max(0, chunks.length - TAIL_CHUNKS);
+  const first = Math.min(tailFirst, held ?? tailFirst, asked ?? tailFirst);
+  const firstRef = useRef(first);
+  firstRef.current = first;
   useLayoutEffect(() => {
     const element = block.current;
     if (element && following) element.scrollTop = element.scrollHeight;
@@ -139,25 +155,41 @@ function TerminalOutput({ text }: { text: string }) {
   useEffect(() => {
     const element = block.current;
     if (!element) return;
-    const onScroll = () =>
-      setFollowing(element.scrollHeight - element.scrollTop - element.clientHeight <= FOLLOW_SLACK);
+    const onScroll = () => {
+      const atEnd = element.scrollHeight - element.scrollTop - element.clientHeight <= FOLLOW_SLACK;
+      setFollowing(atEnd);
+      setHeld((kept) => (atEnd ? undefined : (kept ?? firstRef.current)));
+    };
     element.addEventListener('scroll', onScroll, { passive: true });
     return () => element.removeEventListener('scroll', onScroll);
   }, []);
+  // Every block before the first drawn is full.
+  const hidden = first * CHUNK_LINES;
   return (
     <section class="agent-terminal-box" aria-label={t('toolTerminal')}>
+      {hidden > 0 && (
+        <button
+          type="button"
+          class="agent-terminal-earlier link-button"
+          onClick={() => setAsked(Math.max(0, first - TAIL_CHUNKS))}
+        >
+          {t('toolTerminalEarlier', { count: hidden })}
+        </button>
+      )}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling block must be reachable by keyboard */}
       <pre ref={block} class="agent-terminal" tabIndex={0}>
         {text === ''
           ? t('toolTerminalEmpty')
-          : chunksOf(text, ends).map((chunk, index) => <TerminalChunk key={index} text={chunk} />)}
+          : chunks.slice(first).map((chunk, index) => <TerminalChunk key={first + index} text={chunk} />)}
       </pre>
     </section>
   );
 }
 
-/** Lines per block of terminal output. */
-const CHUNK_LINES = 200;
+/** Lines per block of terminal output: a line that arrives lays out its block again, no more. */
+const CHUNK_LINES = 50;
+/** Blocks drawn at the end of a terminal's output while it follows (200 lines). */
+const TAIL_CHUNKS = 4;
 
 /**
  * Where each block of {@link CHUNK_LINES} lines ends in `text`, found again only past the last
@@ -189,7 +221,7 @@ function chunksOf(text: string, ends: readonly number[]): string[] {
   return chunks;
 }
 
-// One block per 200 lines, each drawn once: a line that arrives changes the last block only, so
+// One block per 50 lines, each drawn once: a line that arrives changes the last block only, so
 // the browser lays out that block and not the whole output (2,000 lines cost a slow phone about
 // a second per update when they were one text).
 const TerminalChunk = pure(function TerminalChunk({ text }: { text: string }) {

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import type { Highlighter } from '../markdown/loadHighlighter';
 import { loadHighlighter } from '../markdown/loadHighlighter';
@@ -18,12 +18,10 @@ export interface DiffViewProps {
 
 /** Unchanged lines shown around each change while the diff is collapsed. */
 const CONTEXT = 3;
-/** Rows drawn while collapsed: a 5,000-line new file does not fill the phone's page at once. */
+/** Rows drawn at first: a 5,000-line change does not put 5,000 rows in the page at once. */
 const ROW_LIMIT = 120;
-/** Rows added per idle slice once the whole file is asked for: no long task on a slow phone. */
-const ROW_STEP = 300;
-/** Beyond this many rows the whole file is drawn without syntax colours (a line costs ~0.1 ms). */
-const HIGHLIGHT_LIMIT = 1000;
+/** Rows each "show more" adds. */
+const ROW_STEP = 200;
 
 /** The language lowlight knows a file by: its extension, which highlight.js takes as an alias. */
 function languageOf(path: string): string {
@@ -32,23 +30,50 @@ function languageOf(path: string): string {
   return dot > 0 ? name.slice(dot + 1) : '';
 }
 
+/** The key a row keeps in both the collapsed and the whole file's rows, so a drawn row stays. */
+const keyOf = (row: DiffRow) => `${row.kind}:${row.line}`;
+
+/** How many lines `text` has (a last line without its newline counts). */
+function lineCount(text: string): number {
+  let lines = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  return text === '' || text.endsWith('\n') ? lines : lines + 1;
+}
+
+/** The whole file's rows once asked for, with the collapsed rows that were drawn when it was. */
+interface Whole {
+  readonly diff: UnifiedDiff;
+  /** Where the collapsed rows drawn when the whole file was asked for are in it: they stay drawn. */
+  readonly kept: ReadonlySet<number>;
+}
+
 /**
  * One file's change as a unified diff: its path, whether it is new or deleted, +/− counts,
- * the changed hunks with a few lines around them (the whole file on "show more"), word-level
- * marks on modified lines and syntax colours on the others. Long lines wrap (see DECISIONS.md:
- * no sideways scrolling inside a list that scrolls down). The rows are computed in a worker
- * (render/diffInWorker.ts); the highlighter loads on demand, the first time a diff is drawn.
+ * the changed hunks with a few lines around them, word-level marks on modified lines and syntax
+ * colours on the others. Long lines wrap (see DECISIONS.md: no sideways scrolling inside a list
+ * that scrolls down). The rows are computed in a worker (render/diffInWorker.ts); the highlighter
+ * loads on demand, the first time a diff is drawn.
+ *
+ * Drawn in bounds, for a slow phone (tests/bench/agentDiffSlowPhone.ts): the first
+ * {@link ROW_LIMIT} rows, then {@link ROW_STEP} more per "show more"; once every changed hunk
+ * is drawn, "show the whole file" fills the gaps between them. Rows go into the page in idle
+ * slices sized to the time the last slice took ({@link useSlices}), so no task draws hundreds
+ * of highlighted rows at once.
  */
 export function DiffView({ diff }: DiffViewProps) {
   const t = useT();
   const [compact, setCompact] = useState<UnifiedDiff | undefined>(undefined);
-  const [whole, setWhole] = useState<UnifiedDiff | undefined>(undefined);
-  const [highlighter, setHighlighter] = useState<Highlighter | null>(null);
-  const [expanded, setExpanded] = useState(false);
-  const [drawn, setDrawn] = useState(ROW_LIMIT);
+  const [whole, setWhole] = useState<Whole | undefined>(undefined);
+  // undefined while loading, null where it failed: rows wait for it, so that colours arriving
+  // later do not redraw every drawn row in one task.
+  const [highlighter, setHighlighter] = useState<Highlighter | null | undefined>(undefined);
+  const [target, setTarget] = useState(ROW_LIMIT);
   useEffect(() => {
     let live = true;
-    void loadHighlighter().then((loaded) => live && setHighlighter(loaded));
+    loadHighlighter().then(
+      (loaded) => live && setHighlighter(loaded),
+      () => live && setHighlighter(null),
+    );
     return () => {
       live = false;
     };
@@ -61,29 +86,41 @@ export function DiffView({ diff }: DiffViewProps) {
       live = false;
     };
   }, [diff.oldText, diff.newText]);
-  useEffect(() => {
-    if (!expanded) return;
-    let live = true;
-    void computeDiff(diff.oldText, diff.newText, Number.POSITIVE_INFINITY).then(
-      (rows) => live && setWhole(rows),
-    );
-    return () => {
-      live = false;
-    };
-  }, [expanded, diff.oldText, diff.newText]);
-  const shown = (expanded ? whole : undefined) ?? compact;
-  const total = shown?.rows.length ?? 0;
-  const rows = shown ? shown.rows.slice(0, expanded && whole ? drawn : ROW_LIMIT) : [];
-  // The whole file grows in slices, each in idle time, until all of it is drawn.
-  useEffect(() => {
-    if (!expanded || !whole || drawn >= total) return;
-    return whenIdle(() => setDrawn((count) => count + ROW_STEP));
-  }, [expanded, whole, drawn, total]);
-  const colours = total <= HIGHLIGHT_LIMIT || !expanded ? highlighter : null;
-  const canExpand =
-    !expanded &&
-    compact !== undefined &&
-    (compact.rows.length > ROW_LIMIT || compact.rows.some((r) => r.kind === 'hunk'));
+  const list = whole?.diff ?? compact;
+  const total = list?.rows.length ?? 0;
+  const ready = list !== undefined && highlighter !== undefined;
+  const drawn = useSlices(ready ? Math.min(target, total) : 0, whole);
+  const rows = useMemo(() => {
+    if (!list) return [];
+    if (!whole) return list.rows.slice(0, drawn);
+    // The gaps fill from the top while the rows seen before stay where they were.
+    return list.rows.filter((_, index) => index < drawn || whole.kept.has(index));
+  }, [list, whole, drawn]);
+  const fileLines = useMemo(() => lineCount(diff.newText), [diff.newText]);
+  // Lines left out: a gap between two hunks, or unchanged lines after the last one.
+  const gaps = useMemo(
+    () =>
+      compact !== undefined &&
+      (compact.rows.some((row) => row.kind === 'hunk') ||
+        (fileLines > 0 &&
+          !compact.rows.some(
+            (row) => (row.kind === 'same' || row.kind === 'add') && row.line === fileLines,
+          ))),
+    [compact, fileLines],
+  );
+  const showWhole = async () => {
+    if (!compact) return;
+    const seen = new Set(compact.rows.slice(0, drawn).map(keyOf));
+    const computed = await computeDiff(diff.oldText, diff.newText, Number.POSITIVE_INFINITY);
+    const kept = new Set<number>();
+    computed.rows.forEach((row, index) => {
+      if (seen.has(keyOf(row))) kept.add(index);
+    });
+    // Everything down to the last row seen is drawn: the gaps above it fill in, nothing seen goes.
+    setTarget(Math.max(ROW_LIMIT, ...[...kept].slice(-1).map((index) => index + 1)));
+    setWhole({ diff: computed, kept });
+  };
+  const more = Math.min(ROW_STEP, total - target);
   const lang = languageOf(diff.path);
   const change = compact?.change ?? (diff.oldText === null ? 'new' : 'modify');
   return (
@@ -113,22 +150,80 @@ export function DiffView({ diff }: DiffViewProps) {
           </span>
         )}
       </header>
-      {shown ? (
+      {ready ? (
         <ul class="diff-lines" aria-label={t('diffLines')}>
-          {rows.map((row, index) => (
-            <DiffLine key={`${index}:${row.kind}:${row.line}`} row={row} lang={lang} highlighter={colours} />
+          {rows.map((row) => (
+            <DiffLine key={keyOf(row)} row={row} lang={lang} highlighter={highlighter} />
           ))}
         </ul>
       ) : (
         <p class="diff-loading">{t('diffLoading')}</p>
       )}
-      {canExpand && (
-        <button type="button" class="diff-more" onClick={() => setExpanded(true)}>
-          {t('diffShowMore')}
+      {ready && more > 0 ? (
+        <button type="button" class="diff-more" onClick={() => setTarget((count) => count + ROW_STEP)}>
+          {t('diffShowLines', { count: more })}
         </button>
+      ) : (
+        ready &&
+        !whole &&
+        gaps && (
+          <button type="button" class="diff-more" onClick={() => void showWhole()}>
+            {t('diffShowMore')}
+          </button>
+        )
       )}
     </section>
   );
+}
+
+/** Rows of the first slice, before any slice has been timed. */
+const FIRST_SLICE = 12;
+/** Main-thread time a slice aims at: its style and layout follow in the same task's frame. */
+const SLICE_BUDGET_MS = 24;
+/**
+ * Fewest rows a later slice adds: each slice also costs a frame's paint and hit tests over the
+ * rows already drawn (docs/PERFORMANCE.md), so slices of a few rows made 200 rows take 15 s on
+ * the slow phone.
+ */
+const MIN_SLICE = 40;
+const MAX_SLICE = 400;
+
+/**
+ * How many of `target` rows to draw now: a first small slice at once, then more in idle
+ * callbacks, each slice sized from the time the previous one took to render (a fast desk draws
+ * hundreds at a time, a slow phone a dozen), until `target` is reached. A new `generation`
+ * (another list) starts again from none.
+ */
+function useSlices(target: number, generation: unknown): number {
+  const state = useRef({ generation, drawn: 0, slice: FIRST_SLICE });
+  if (state.current.generation !== generation)
+    state.current = { generation, drawn: 0, slice: state.current.slice };
+  // The first slice in the very render that has rows to draw: a small diff appears whole, and
+  // the list never shows empty.
+  if (state.current.drawn === 0 && target > 0) state.current.drawn = Math.min(target, state.current.slice);
+  const started = useRef<number | undefined>(undefined);
+  const [, redraw] = useState(0);
+  const drawn = Math.min(state.current.drawn, target);
+  // Timed after the commit: the render and the DOM it built (the browser's layout comes later,
+  // hence a budget well under the 100 ms a task may take).
+  useLayoutEffect(() => {
+    if (started.current === undefined) return;
+    const spent = Math.max(1, performance.now() - started.current);
+    started.current = undefined;
+    const current = state.current.slice;
+    state.current.slice = Math.round(
+      Math.min(MAX_SLICE, Math.max(MIN_SLICE, Math.min(current * 2, (current * SLICE_BUDGET_MS) / spent))),
+    );
+  }, [drawn]);
+  useEffect(() => {
+    if (drawn >= target) return;
+    return whenIdle(() => {
+      started.current = performance.now();
+      state.current.drawn = Math.min(target, state.current.drawn + state.current.slice);
+      redraw((n) => n + 1);
+    });
+  }, [drawn, target, generation]);
+  return drawn;
 }
 
 const SIGN: { readonly [K in DiffRow['kind']]: string } = { add: '+', del: '−', same: ' ', hunk: '' };
