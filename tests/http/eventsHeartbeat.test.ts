@@ -6,8 +6,9 @@ import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 describe('a heartbeat interval the SDK was not told about', () => {
   let h: TestHost;
   beforeAll(async () => {
-    // Six times what the client assumes: a fixed client timeout would reconnect every 2 × 50 ms.
-    h = await startTestHost({ heartbeatMs: 300 });
+    // Twelve times what the client assumes: a fixed client timeout would reconnect every 2 × 50 ms.
+    // (300 ms, the first choice, left a 675 ms timeout that a loaded machine's stall could pass.)
+    h = await startTestHost({ heartbeatMs: 600 });
   });
   afterAll(() => h.close(true));
 
@@ -29,7 +30,7 @@ describe('a heartbeat interval the SDK was not told about', () => {
     try {
       await waitFor(() => (client.store.getState().status === 'live' ? true : undefined));
       // Four server intervals of idleness: three heartbeats, no event in between.
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      await new Promise((resolve) => setTimeout(resolve, 2_400));
       expect(requests.filter((url) => url.includes('/api/events'))).toHaveLength(1);
       expect(statuses).not.toContain('reconnecting');
       expect(h.host.bridge.subscriberCount).toBe(1);
