@@ -9,7 +9,19 @@ import type { RequestHead } from './RequestHead';
  * socket gracefully (see `lingeringClose`).
  */
 export function bodyStillArriving(head: RequestHead): boolean {
-  if (head.complete) return false;
+  if (head.complete || readWhole.has(head)) return false;
   const length = head.headers['content-length'];
   return (length !== undefined && length !== '0') || head.headers['transfer-encoding'] !== undefined;
+}
+
+/** Requests whose declared body was read whole before Node marked them complete. */
+const readWhole = new WeakSet<RequestHead>();
+
+/**
+ * Records that every byte `head` declared was read (routes/readJsonBody.ts takes a body that
+ * came with its headers from the buffer, before Node's parser has set `complete`): nothing of
+ * it is still arriving, so a refusal now keeps the connection.
+ */
+export function markBodyReadWhole(head: RequestHead): void {
+  readWhole.add(head);
 }
