@@ -9,6 +9,7 @@ import { notApplicable, notFound } from './errors';
 import type { ProjectionPublisher } from './ProjectionPublisher';
 import type { ReplyRunner } from './ReplyRunner';
 import type { Selection } from './Selection';
+import { withModels } from './withModels';
 
 /** What {@link ConversationActions} works with. */
 export interface ConversationActionsDeps {
@@ -118,7 +119,7 @@ export class ConversationActions {
     this.selection.setModel(modelId);
     // Only the current model changed: a patch, not a rebuild of every group from the store.
     this.publisher.patch((p) =>
-      p.models.current === modelId ? p : { ...p, models: { ...p.models, current: modelId } },
+      p.models.current === modelId ? p : withModels(p, { ...p.models, current: modelId }),
     );
     return { modelId };
   }

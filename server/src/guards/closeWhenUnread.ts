@@ -9,7 +9,27 @@ import type { RequestHead } from './RequestHead';
  * socket gracefully (see `lingeringClose`).
  */
 export function bodyStillArriving(head: RequestHead): boolean {
-  if (head.complete) return false;
+  if (head.complete || (head as Partial<ReadWhole>)[READ_WHOLE] === true) return false;
   const length = head.headers['content-length'];
   return (length !== undefined && length !== '0') || head.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * Set on a request whose declared body was read whole before Node marked it complete. A symbol
+ * property on the request rather than a WeakSet: adding to a WeakSet cost ~0.1 µs per request
+ * (its ephemeron table), the property nothing measurable (docs/PERFORMANCE.md).
+ */
+const READ_WHOLE = Symbol('webbridge.bodyReadWhole');
+
+interface ReadWhole {
+  [READ_WHOLE]: true;
+}
+
+/**
+ * Records that every byte `head` declared was read (routes/readJsonBody.ts takes a body that
+ * came with its headers from the buffer, before Node's parser has set `complete`): nothing of
+ * it is still arriving, so a refusal now keeps the connection.
+ */
+export function markBodyReadWhole(head: RequestHead): void {
+  (head as RequestHead & Partial<ReadWhole>)[READ_WHOLE] = true;
 }

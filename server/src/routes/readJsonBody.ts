@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ProtocolError } from '@webbridge/contract';
+import { markBodyReadWhole } from '../guards/closeWhenUnread';
 import { requestHeader } from '../guards/contractHeaders';
 import type { RequestHead } from '../guards/RequestHead';
 
@@ -31,12 +32,39 @@ function tooLarge(max: number): ProtocolError {
 }
 
 /**
+ * Reads a Node request's body, refusing (413) as soon as more than `max` bytes arrived. A body
+ * that came with its headers (a small JSON action: nearly always one read of the socket) is
+ * taken whole from the request's buffer; one still arriving is read as it comes
+ * ({@link readArriving}).
+ */
+export async function readIncoming(incoming: IncomingMessage, max: number): Promise<string> {
+  // Node emits 'request' from its parser's headers callback and pushes the body after it, within
+  // the same read of the socket: one microtask later a body sent with its headers is buffered
+  // whole (its end is pushed later still). Reading it from the buffer spares the stream's
+  // flowing mode (listeners, ticks and state objects per request; docs/PERFORMANCE.md).
+  await undefined;
+  const length = incoming.headers['content-length'];
+  if (
+    length === undefined ||
+    incoming.readableFlowing !== null ||
+    incoming.readableEnded ||
+    incoming.readableLength !== Number(length)
+  ) {
+    return readArriving(incoming, max);
+  }
+  if (incoming.readableLength > max) throw tooLarge(max);
+  const body = incoming.read() as Buffer | null;
+  markBodyReadWhole(incoming);
+  return body === null ? '' : body.toString('utf8');
+}
+
+/**
  * Reads a Node request's body straight from the socket's request (not through a web stream),
  * refusing (413) as soon as more than `max` bytes arrived. The listeners stay until the request
  * is dropped instead of being removed one by one: after the promise has settled they only drop
  * what still arrives.
  */
-export function readIncoming(incoming: IncomingMessage, max: number): Promise<string> {
+function readArriving(incoming: IncomingMessage, max: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
