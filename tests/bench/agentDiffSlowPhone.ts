@@ -32,6 +32,7 @@ import { edit, say, turn } from '../support/acp/fakeSteps';
 import { act, getState, guardOf } from '../support/api';
 import { BENCHMARK_INDEX, calibrateCpu, LOW_END_ANDROID_INDEX } from './benchmarkIndex';
 import { type CpuProfile, topSelfTime } from './cpuProfileSummary';
+import { pressKeysWithoutWaiting } from './pressKeysWithoutWaiting';
 import { WHEN_KEY_PAINTED } from './slowPhoneScene';
 import { printTable, quantile } from './table';
 
@@ -144,29 +145,6 @@ const painted = async (page: Page, name: string): Promise<number> => {
   );
   return Number(await handle.jsonValue());
 };
-
-/** Presses "a" `count` times `everyMs` apart through CDP, never waiting for the page. */
-async function pressKeys(cdp: CDPSession, count: number, everyMs: number): Promise<void> {
-  const answered: Promise<unknown>[] = [];
-  const start = performance.now();
-  const key = { key: 'a', code: 'KeyA', windowsVirtualKeyCode: 65, nativeVirtualKeyCode: 65 };
-  for (let i = 0; i < count; i++) {
-    const wait = start + i * everyMs - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const timestamp = Date.now() / 1000;
-    answered.push(
-      cdp.send('Input.dispatchKeyEvent', {
-        type: 'keyDown',
-        text: 'a',
-        unmodifiedText: 'a',
-        timestamp,
-        ...key,
-      }),
-      cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', timestamp, ...key }),
-    );
-  }
-  await Promise.all(answered);
-}
 
 async function oneRun(rate: number): Promise<Record<string, string | number>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'webbridge-bench-agent-diff-'));
@@ -300,7 +278,7 @@ async function oneRun(rate: number): Promise<Record<string, string | number>> {
     await page.evaluate('window.__keys.length = 0');
     const stopKeys = await profile(cdp, 'terminal streaming');
     const fromKeys = await pageNow(page);
-    await pressKeys(cdp, KEYS, KEY_EVERY_MS);
+    await pressKeysWithoutWaiting(cdp, KEYS, KEY_EVERY_MS);
     await page
       .waitForFunction(
         (n: number) => (globalThis as unknown as { __keys: number[] }).__keys.length >= n,

@@ -40,8 +40,9 @@ import { assertWebBuilt, launchBrowser, PHONE } from '../browser/browserHarness'
 import { CHROMIUM_ARGS } from '../support/chromium';
 import { BENCHMARK_INDEX, type Calibration, calibrateCpu, LOW_END_ANDROID_INDEX } from './benchmarkIndex';
 import { type CpuProfile, mainThreadWork, type TraceEvent, topSelfTime } from './cpuProfileSummary';
+import { pressKeysWithoutWaiting } from './pressKeysWithoutWaiting';
 import { startSlowPhoneScene, streamedReply, WHEN_KEY_PAINTED, WORD_MS } from './slowPhoneScene';
-import { preciseNow, printTable, quantile } from './table';
+import { printTable, quantile } from './table';
 
 const CODE = 'bench-slow-phone-4k7w';
 const KEYS = 40;
@@ -212,36 +213,6 @@ async function open(
     return { total: all.length, viaWorker: all.filter((e) => e.workerStart > 0).length, fromNetwork: all.filter((e) => e.transferSize > 0).length };
   })()`)) as Opened['resources'];
   return { context, page, cdp, lastVisibleMs, longestOpeningTaskMs, resources };
-}
-
-/**
- * Dispatches `count` presses of "a", `everyMs` apart, without waiting for the page to take any
- * (CDP answers a key only once the page handled it). Returns when each was sent (wall clock).
- */
-async function pressKeysWithoutWaiting(cdp: CDPSession, count: number, everyMs: number): Promise<number[]> {
-  const sentAt: number[] = [];
-  const answered: Promise<unknown>[] = [];
-  const start = performance.now();
-  const key = { key: 'a', code: 'KeyA', windowsVirtualKeyCode: 65, nativeVirtualKeyCode: 65 };
-  for (let i = 0; i < count; i++) {
-    const wait = start + i * everyMs - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    sentAt.push(preciseNow());
-    // The event's time is when it was sent, so its timeStamp in the page is too.
-    const timestamp = Date.now() / 1000;
-    answered.push(
-      cdp.send('Input.dispatchKeyEvent', {
-        type: 'keyDown',
-        text: 'a',
-        unmodifiedText: 'a',
-        timestamp,
-        ...key,
-      }),
-      cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', timestamp, ...key }),
-    );
-  }
-  await Promise.all(answered);
-  return sentAt;
 }
 
 interface Streamed {
