@@ -3,7 +3,7 @@ import type { Browser, CDPSession, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../web/src/i18n/languages';
 import { loadCatalogue } from '../../web/src/i18n/loadCatalogue';
-import { getState, guardOf, postAction, waitFor } from '../support/api';
+import { getState, guardOf, postAction, waitFor as waitWithin } from '../support/api';
 import {
   type LocalPushService,
   type LocalSubscription,
@@ -11,6 +11,16 @@ import {
 } from '../support/localPushService';
 import { startTestHost, TEST_CODE, type TestHost } from '../support/testHost';
 import { assertWebBuilt, launchBrowser, openConnected, PHONE, shot } from './browserHarness';
+
+/**
+ * Waits as `support/api`'s waitFor, 15 s by default: a push reaching the local service and a
+ * notification shown by the worker each took over 5 s now and then on a loaded CI machine
+ * (three clean-clone runs on 2026-11-28, a different test each time); one that never comes
+ * still fails.
+ */
+function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+  return waitWithin(check, timeoutMs);
+}
 
 // Chromium cannot subscribe here (its vendor's push service is unreachable), so the device
 // subscribes with the local push service's endpoint, as a phone would with its own, and what
