@@ -8,15 +8,20 @@
  * prompt or `send` → first chunk held. Per chunk: held − sent by the agent (same machine clock).
  * The phone's HTTP request is a hop a direct client does not make: its floor, one kept-alive
  * `GET /api/locale` (public, cached, no executor task) from the same process, is printed too.
+ * Between the two, a minimal relay (acpRelayHost.ts: node:http, the ACP SDK, nothing else) in
+ * the host's place gives the floor of that shape on this machine — the HTTP request and the
+ * extra process woken each way — so the table splits what the bridge adds over a direct client
+ * into that floor (relay − direct) and the bridge's own work (bridge − relay).
  * Run: node --import tsx tests/bench/acpOverhead.ts (BENCH_TURNS, BENCH_WORDS, BENCH_GAP_MS)
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as acp from '@agentclientprotocol/sdk';
 import { createBridgeClient } from '@webbridge/client-sdk';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { fakeAgentCommand } from '../support/acp/fakeAgentCommand';
 import type { FakeAgentEvent, FakeAgentScript } from '../support/acp/fakeAgentScript';
 import { spawnAgent } from '../support/acp/spawnAgent';
@@ -97,30 +102,92 @@ async function direct(folder: string): Promise<TurnTimes[]> {
   return collect(starts, received, sentTimes(logFile), promptTimes(logFile));
 }
 
-async function bridged(folder: string): Promise<{ turns: TurnTimes[]; requestMs: number[] }> {
-  const logFile = join(folder, 'bridge.jsonl');
-  const entry = fileURLToPath(new URL('./acpOverheadHost.ts', import.meta.url));
+/**
+ * Starts a bench child (the host, or the relay) with the agent's script; resolves with the URL
+ * it prints on its first stdout line. Whatever ends this process ends the child.
+ */
+async function startChild(
+  file: string,
+  script: FakeAgentScript,
+): Promise<{ url: string; child: ChildProcess }> {
+  const entry = fileURLToPath(new URL(file, import.meta.url));
   const { command, args } = fakeAgentCommand();
-  const host = spawn(command, [args[0]!, args[1]!, entry, JSON.stringify(scriptFor(logFile))], {
+  const child = spawn(command, [args[0]!, args[1]!, entry, JSON.stringify(script)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  // Whatever ends this process ends the host.
-  process.once('exit', () => host.kill('SIGTERM'));
+  process.once('exit', () => child.kill('SIGTERM'));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      host.kill('SIGTERM');
+      child.kill('SIGTERM');
       process.exit(1);
     });
   }
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
-    host.stdout.on('data', (chunk: Buffer) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString('utf8');
       const line = buffer.split('\n')[0];
       if (buffer.includes('\n') && line) resolve((JSON.parse(line) as { url: string }).url);
     });
-    host.once('exit', (code) => reject(new Error(`the host exited (${code})`)));
+    child.once('exit', (code) => reject(new Error(`${file} exited (${code})`)));
   });
+  return { url, child };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  if (child.exitCode === null && child.signalCode === null)
+    await new Promise((resolve) => child.once('exit', resolve));
+}
+
+/**
+ * The same turns through acpRelayHost.ts: the bridge's processes and hops with none of its
+ * work. This process is the phone: a `fetch` POST per prompt and one event stream, read with the
+ * same parser as the client SDK, each chunk stamped as its event is parsed.
+ */
+async function relayed(folder: string): Promise<TurnTimes[]> {
+  const logFile = join(folder, 'relay.jsonl');
+  const { url, child } = await startChild('./acpRelayHost.ts', scriptFor(logFile));
+  const received: number[] = [];
+  let turnDone: (() => void) | undefined;
+  const events = await fetch(`${url}/events`);
+  if (!events.ok || !events.body) throw new Error(`GET /events: ${events.status}`);
+  const reader = events.body
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream())
+    .getReader();
+  const reading = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      if (value.event === 'done') turnDone?.();
+      else received.push(preciseNow());
+    }
+  })();
+  const starts: number[] = [];
+  for (let turn = 0; turn <= TURNS; turn += 1) {
+    const done = new Promise<void>((resolve) => {
+      turnDone = resolve;
+    });
+    starts.push(preciseNow());
+    const response = await fetch(`${url}/prompt`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'go' }),
+    });
+    await response.arrayBuffer();
+    if (response.status !== 204) throw new Error(`POST /prompt: ${response.status}`);
+    await done;
+  }
+  await reader.cancel();
+  await reading;
+  await stopChild(child);
+  return collect(starts, received, sentTimes(logFile), promptTimes(logFile));
+}
+
+async function bridged(folder: string): Promise<{ turns: TurnTimes[]; requestMs: number[] }> {
+  const logFile = join(folder, 'bridge.jsonl');
+  const { url, child: host } = await startChild('./acpOverheadHost.ts', scriptFor(logFile));
   const phone = createBridgeClient({ baseUrl: url, accessCode: TEST_CODE });
   const connection = phone.connect();
   await phone.fetchState();
@@ -168,8 +235,7 @@ async function bridged(folder: string): Promise<{ turns: TurnTimes[]; requestMs:
     requestMs.push(preciseNow() - start);
   }
   connection.close();
-  host.kill('SIGTERM');
-  await new Promise((resolve) => host.once('exit', resolve));
+  await stopChild(host);
   return { turns: collect(starts, received, sentTimes(logFile), promptTimes(logFile)), requestMs };
 }
 
@@ -206,21 +272,35 @@ function row(path: string, turns: TurnTimes[]): Record<string, string | number> 
   };
 }
 
-const folder = mkdtempSync(join(tmpdir(), 'acp-overhead-'));
-try {
-  const directTurns = await direct(folder);
-  const { turns: bridgeTurns, requestMs } = await bridged(folder);
-  const a = row('direct ACP client', directTurns);
-  const b = row('through the bridge', bridgeTurns);
-  const added: Record<string, string | number> = { path: 'added by the bridge', turns: '' };
+/** `b − a`, key by key, for the numeric columns of two rows. */
+function difference(path: string, a: Record<string, string | number>, b: Record<string, string | number>) {
+  const added: Record<string, string | number> = { path, turns: '' };
   for (const key of Object.keys(a)) {
     if (typeof a[key] === 'number' && typeof b[key] === 'number' && key !== 'turns') {
       added[key] = (b[key] as number) - (a[key] as number);
     }
   }
+  return added;
+}
+
+const folder = mkdtempSync(join(tmpdir(), 'acp-overhead-'));
+try {
+  const directTurns = await direct(folder);
+  const relayTurns = await relayed(folder);
+  const { turns: bridgeTurns, requestMs } = await bridged(folder);
+  const a = row('direct ACP client', directTurns);
+  const r = row('minimal relay (the shape, no bridge)', relayTurns);
+  const b = row('through the bridge', bridgeTurns);
   printTable(
     `ACP agent → client: ${REPLY_WORDS} chunks ${CHUNK_GAP_MS} ms apart, ${TURNS} turns after a warm-up`,
-    [a, b, added],
+    [
+      a,
+      r,
+      b,
+      difference('added by the bridge (bridge − direct)', a, b),
+      difference("the shape's floor (relay − direct)", a, r),
+      difference("the bridge's own (bridge − relay)", r, b),
+    ],
   );
   printTable("The phone's hop alone: GET /api/locale on its kept-alive connection, 50 requests", [
     { p50: quantile(requestMs, 0.5), p90: quantile(requestMs, 0.9) },
