@@ -27,7 +27,7 @@ export function rawRequest(
     const finish = () => {
       clearTimeout(timer);
       try {
-        resolve(parse(Buffer.concat(chunks).toString('latin1')));
+        resolve(parseRawResponse(Buffer.concat(chunks).toString('latin1')));
       } catch (error) {
         reject(error);
       }
@@ -47,7 +47,8 @@ export function rawRequest(
   });
 }
 
-function parse(text: string): RawResponse {
+/** Parses one HTTP/1.1 response (status line, headers lower-cased, body cut to Content-Length). */
+export function parseRawResponse(text: string): RawResponse {
   const split = text.indexOf('\r\n\r\n');
   if (split === -1) throw new Error(`no HTTP response: ${JSON.stringify(text.slice(0, 200))}`);
   const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');

@@ -1,5 +1,5 @@
 import { connect as connectTls } from 'node:tls';
-import type { RawResponse } from './rawHttp';
+import { parseRawResponse, type RawResponse } from './rawHttp';
 
 /**
  * Sends bytes exactly as given over TLS to 127.0.0.1:`port`, trusting only `caPem` (the name
@@ -29,7 +29,7 @@ export function tlsRawRequest(
       done = true;
       clearTimeout(timer);
       try {
-        resolve(parseRaw(Buffer.concat(chunks).toString('latin1')));
+        resolve(parseRawResponse(Buffer.concat(chunks).toString('latin1')));
       } catch (error) {
         reject(error);
       }
@@ -57,20 +57,4 @@ export function tlsRawRequest(
       }
     });
   });
-}
-
-/** Parses one HTTP/1.1 response (status line, headers lower-cased, body cut to Content-Length). */
-function parseRaw(text: string): RawResponse {
-  const split = text.indexOf('\r\n\r\n');
-  if (split === -1) throw new Error(`no HTTP response: ${JSON.stringify(text.slice(0, 200))}`);
-  const [statusLine = '', ...lines] = text.slice(0, split).split('\r\n');
-  const status = Number(statusLine.split(' ')[1]);
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(':');
-    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  let body = text.slice(split + 4);
-  if (headers['content-length']) body = body.slice(0, Number(headers['content-length']));
-  return { status, headers, body };
 }

@@ -10,6 +10,7 @@ import type { AgentCommandEntry } from './AgentEntry';
 import { AgentError } from './AgentError';
 import { Agents } from './Agents';
 import { agentsCommand } from './agentsConsole';
+import { processAlive } from './testing/processAlive';
 import { writeStdioAgent } from './testing/stdioAgent';
 
 let dir: string;
@@ -171,18 +172,18 @@ describe('AgentProcess (a real child process)', () => {
   it('close ends the whole process group (a grandchild too)', async () => {
     const registry = open([entry('one')]);
     const pid = Number(await ask(await registry.connection('one'), 'grandchild'));
-    expect(alive(pid)).toBe(true);
+    expect(processAlive(pid)).toBe(true);
     await registry.close();
-    await until(() => !alive(pid), 5_000);
+    await until(() => !processAlive(pid), 5_000);
   });
 
   it('a crash also ends what the agent started (its process group)', async () => {
     const registry = open([entry('one')]);
     const connection = await registry.connection('one');
     const pid = Number(await ask(connection, 'grandchild'));
-    expect(alive(pid)).toBe(true);
+    expect(processAlive(pid)).toBe(true);
     await ask(connection, 'crash').catch(() => {});
-    await until(() => !alive(pid), 5_000);
+    await until(() => !processAlive(pid), 5_000);
   });
 
   it('authentication required: needs_sign_in with what to run, the error says so', async () => {
@@ -298,12 +299,3 @@ describe('WorkspaceClient through a real agent', () => {
     expect(answer.ok.output.output.endsWith('END')).toBe(true);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHost } from '../startHost';
+import { processAlive } from './testing/processAlive';
 import { writeStdioAgent } from './testing/stdioAgent';
 
 let dir: string | undefined;
@@ -43,23 +44,15 @@ describe('startHost with --agent', () => {
       });
       await connection.prompt(sessionId, [{ type: 'text', text: 'grandchild' }]);
       const grandchild = Number(texts.join(''));
-      expect(alive(grandchild)).toBe(true);
+      expect(processAlive(grandchild)).toBe(true);
       await host.close();
       closed = true;
       const end = Date.now() + 5_000;
-      while (alive(grandchild) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(alive(grandchild)).toBe(false);
+      while (processAlive(grandchild) && Date.now() < end)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(processAlive(grandchild)).toBe(false);
     } finally {
       if (!closed) await host.close();
     }
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
