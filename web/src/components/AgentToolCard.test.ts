@@ -138,4 +138,22 @@ describe('AgentToolCard', () => {
     render(h(AgentToolCard, { call, output: '1\n2\n3\n4' }), root);
     expect(pre.scrollTop).toBe(10);
   });
+
+  it('shows a terminal as a terminal would: no colour codes, a redrawn line as it was left', () => {
+    const call: AgentToolCall = {
+      ...edit,
+      kind: 'execute',
+      locations: [],
+      content: [{ type: 'terminal', terminalId: 't1' }],
+    };
+    // What `npm test` with colours and a download's progress line put on a terminal.
+    const output =
+      '\u001b[32m✓\u001b[39m 12 tests \u001b[1mpassed\u001b[22m\r\n' +
+      'fetching  10%\rfetching  55%\rfetching 100%\n' +
+      '\u001b]8;;https://example.test/log\u0007the log\u001b]8;;\u0007 saved\n';
+    render(h(AgentToolCard, { call, output }), root);
+    expect(root.querySelector('pre.agent-terminal')?.textContent).toBe(
+      '✓ 12 tests passed\nfetching 100%\nthe log saved\n',
+    );
+  });
 });

@@ -3,6 +3,7 @@ import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
 import { pure } from '../render/pure';
 import { relativePath } from '../render/relativePath';
+import { terminalText } from '../render/terminalText';
 import type { AgentToolCall } from '../state/agentMessageTypes';
 import { ProjectRootContext } from '../state/ProjectRootContext';
 import { DiffDisclosure } from './DiffDisclosure';
@@ -225,5 +226,5 @@ function chunksOf(text: string, ends: readonly number[]): string[] {
 // the browser lays out that block and not the whole output (2,000 lines cost a slow phone about
 // a second per update when they were one text).
 const TerminalChunk = pure(function TerminalChunk({ text }: { text: string }) {
-  return <span class="agent-terminal-chunk">{text}</span>;
+  return <span class="agent-terminal-chunk">{terminalText(text)}</span>;
 });
