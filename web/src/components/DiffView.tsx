@@ -68,6 +68,8 @@ export function DiffView({ diff }: DiffViewProps) {
   // later do not redraw every drawn row in one task.
   const [highlighter, setHighlighter] = useState<Highlighter | null | undefined>(undefined);
   const [target, setTarget] = useState(ROW_LIMIT);
+  const lines = useRef<HTMLDivElement>(null);
+  const perLine = useCharsPerLine(lines, highlighter !== undefined && compact !== undefined);
   useEffect(() => {
     let live = true;
     loadHighlighter().then(
@@ -151,11 +153,20 @@ export function DiffView({ diff }: DiffViewProps) {
         )}
       </header>
       {ready ? (
-        <ul class="diff-lines" aria-label={t('diffLines')}>
-          {rows.map((row) => (
-            <DiffLine key={keyOf(row)} row={row} lang={lang} highlighter={highlighter} />
+        // biome-ignore lint/a11y/useSemanticElements: rows go in groups the browser skips off screen, which a <ul> may not hold
+        <div ref={lines} class="diff-lines" role="list" aria-label={t('diffLines')}>
+          {groupsOf(rows).map((group) => (
+            <div
+              key={group.key}
+              class="diff-rows"
+              style={{ '--lines': String(wrappedLines(group.rows, perLine)) }}
+            >
+              {group.rows.map((row) => (
+                <DiffLine key={keyOf(row)} row={row} lang={lang} highlighter={highlighter} />
+              ))}
+            </div>
           ))}
-        </ul>
+        </div>
       ) : (
         <p class="diff-loading">{t('diffLoading')}</p>
       )}
@@ -174,6 +185,67 @@ export function DiffView({ diff }: DiffViewProps) {
       )}
     </section>
   );
+}
+
+/** File lines per group of rows (a group is what the browser skips while it is off screen). */
+const GROUP_LINES = 40;
+/** Most rows in a group: a long run of removed lines has no new-file lines to split it by. */
+const GROUP_MOST = 80;
+
+/** Rows drawn together, skipped together by the browser while off screen (agentMessages.css). */
+interface RowGroup {
+  readonly key: string;
+  readonly rows: DiffRow[];
+}
+
+/**
+ * The drawn rows in groups by their place in the new file (every {@link GROUP_LINES} lines), so
+ * that a row keeps its group, and so its element, whether the collapsed diff or the whole file is
+ * drawn, and whatever was drawn above it. A removed line joins the group before it (a new one
+ * past {@link GROUP_MOST} rows).
+ */
+function groupsOf(rows: readonly DiffRow[]): RowGroup[] {
+  const groups: (RowGroup & { bucket: number })[] = [];
+  for (const row of rows) {
+    const current = groups.at(-1);
+    // A gap names the new file's line it comes before: it goes where that line goes.
+    if (row.kind !== 'del') {
+      const bucket = Math.floor(row.line / GROUP_LINES);
+      if (current?.bucket === bucket) current.rows.push(row);
+      else groups.push({ key: `g${bucket}`, bucket, rows: [row] });
+    } else if (current && current.rows.length < GROUP_MOST) current.rows.push(row);
+    else groups.push({ key: `${row.kind}${row.line}`, bucket: current?.bucket ?? 0, rows: [row] });
+  }
+  return groups;
+}
+
+/** The screen lines a group's rows take, wrapped at `perLine` characters (a guess while unknown). */
+function wrappedLines(rows: readonly DiffRow[], perLine = 40): number {
+  let lines = 0;
+  for (const row of rows) lines += Math.max(1, Math.ceil(row.text.length / perLine));
+  return lines;
+}
+
+/** A monospace character's width over its font size (DejaVu Sans Mono, Menlo, Consolas: ~0.6). */
+const MONO_ADVANCE = 0.6;
+
+/**
+ * How many characters a row's text column holds, measured once the first rows are drawn: each
+ * row that the browser skips (off screen, `content-visibility: auto`) is given the height its
+ * text would wrap to, so that rows coming into view barely move what is below them (a button
+ * under the diff that a thumb is reaching for).
+ */
+function useCharsPerLine(list: { readonly current: HTMLElement | null }, ready: boolean): number | undefined {
+  const [perLine, setPerLine] = useState<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (!ready || perLine !== undefined) return;
+    const text = list.current?.querySelector<HTMLElement>('.diff-line .diff-text');
+    if (!text) return;
+    const size = Number.parseFloat(getComputedStyle(text).fontSize) || 13;
+    // One read, after the first slice is in the page: a layout the first paint needs anyway.
+    setPerLine(Math.max(8, Math.floor(text.clientWidth / (size * MONO_ADVANCE))));
+  }, [ready, perLine, list]);
+  return perLine;
 }
 
 /** Rows of the first slice, before any slice has been timed. */
@@ -242,9 +314,10 @@ const DiffLine = pure(function DiffLine({
   const t = useT();
   if (row.kind === 'hunk') {
     return (
-      <li class="diff-line diff-line-hunk">
+      // biome-ignore lint/a11y/useSemanticElements: in a group of rows (DiffView), not directly in a list
+      <div class="diff-line diff-line-hunk" role="listitem">
         <span class="diff-gap">{t('diffGap', { line: row.line })}</span>
-      </li>
+      </div>
     );
   }
   let text: ComponentChildren = row.text;
@@ -263,7 +336,8 @@ const DiffLine = pure(function DiffLine({
     if (tree) text = hastToPreact(tree);
   }
   return (
-    <li class={`diff-line diff-line-${row.kind}`}>
+    // biome-ignore lint/a11y/useSemanticElements: in a group of rows (DiffView), not directly in a list
+    <div class={`diff-line diff-line-${row.kind}`} role="listitem">
       <span class="diff-no" aria-hidden="true">
         {row.line}
       </span>
@@ -272,6 +346,6 @@ const DiffLine = pure(function DiffLine({
       </span>
       {row.kind !== 'same' && <span class="visually-hidden">{t(SPOKEN[row.kind])} </span>}
       <code class="diff-text">{text === '' ? '\u200b' : text}</code>
-    </li>
+    </div>
   );
 });
