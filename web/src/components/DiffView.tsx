@@ -237,13 +237,17 @@ const MONO_ADVANCE = 0.6;
  */
 function useCharsPerLine(list: { readonly current: HTMLElement | null }, ready: boolean): number | undefined {
   const [perLine, setPerLine] = useState<number | undefined>(undefined);
-  useLayoutEffect(() => {
+  useEffect(() => {
     if (!ready || perLine !== undefined) return;
-    const text = list.current?.querySelector<HTMLElement>('.diff-line .diff-text');
-    if (!text) return;
-    const size = Number.parseFloat(getComputedStyle(text).fontSize) || 13;
-    // One read, after the first slice is in the page: a layout the first paint needs anyway.
-    setPerLine(Math.max(8, Math.floor(text.clientWidth / (size * MONO_ADVANCE))));
+    // Read once the browser has laid the first rows out for their frame: read in the render's
+    // own task, the layout was forced there (156 ms of the diff's first task at 6x) instead of
+    // going to the frame's task.
+    return whenIdle(() => {
+      const text = list.current?.querySelector<HTMLElement>('.diff-line .diff-text');
+      if (!text) return;
+      const size = Number.parseFloat(getComputedStyle(text).fontSize) || 13;
+      setPerLine(Math.max(8, Math.floor(text.clientWidth / (size * MONO_ADVANCE))));
+    });
   }, [ready, perLine, list]);
   return perLine;
 }
@@ -258,7 +262,12 @@ const SLICE_BUDGET_MS = 24;
  * the slow phone.
  */
 const MIN_SLICE = 40;
-const MAX_SLICE = 400;
+/**
+ * Most rows a slice adds: the slice is timed by its render alone, and a slice grown to 400 rows
+ * was one idle callback of 209 ms at 6x (agentDiffSlowPhone.ts traced); rows drawn off screen no
+ * longer cost their layout and paint (content-visibility), so more, smaller slices cost little.
+ */
+const MAX_SLICE = 120;
 
 /**
  * How many of `target` rows to draw now: a first small slice at once, then more in idle

@@ -31,6 +31,7 @@ function theWorker(): Worker | null {
       case 'rows':
         // A loop, not a spread: a spread of many arguments can overflow the stack.
         for (const row of data.rows) asked.rows.push(row);
+        worker?.postMessage({ kind: 'more', id: data.id } satisfies DiffRequest);
         return;
       case 'done':
         waiting.delete(data.id);
@@ -69,7 +70,7 @@ function inWorker(oldText: string | null, newText: string, context: number): Pro
   const answer = new Promise<UnifiedDiff>((resolve, reject) =>
     waiting.set(id, { rows: [], resolve, reject }),
   );
-  running.postMessage({ id, oldText, newText, context } satisfies DiffRequest);
+  running.postMessage({ kind: 'diff', id, oldText, newText, context } satisfies DiffRequest);
   return answer.catch(() => onThePage(oldText, newText, context));
 }
 
