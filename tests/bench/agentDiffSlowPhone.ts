@@ -17,8 +17,11 @@
  *   and when the last line was painted after the approval,
  * - the load average before and after (the machine is shared: read noisy runs as such).
  * Run: pnpm --filter @webbridge/web build && node --import tsx tests/bench/agentDiffSlowPhone.ts
- * Options: `--rate 6` instead of the calibration, `--runs 2`; WEBBRIDGE_BENCH_PROFILE=1 prints
- * where each phase's main-thread time went (a profiled run's figures are the profile's).
+ * Options: `--rate 6` instead of the calibration, `--runs 2`, `--dist <dir>` to serve another
+ * build of web/ (a copy of web/dist made before a change: before and after alternate with the
+ * same command); WEBBRIDGE_BENCH_PROFILE=1 prints where each phase's main-thread time went,
+ * WEBBRIDGE_BENCH_TRACE=1 what each phase's longest tasks were made of (a trace; a profiled or
+ * traced run's figures are the instruments').
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -31,7 +34,8 @@ import { fakeAgentFileCommand } from '../support/acp/fakeAgentCommand';
 import { edit, say, turn } from '../support/acp/fakeSteps';
 import { act, getState, guardOf } from '../support/api';
 import { BENCHMARK_INDEX, calibrateCpu, LOW_END_ANDROID_INDEX } from './benchmarkIndex';
-import { type CpuProfile, topSelfTime } from './cpuProfileSummary';
+import { type CpuProfile, type TraceEvent, topSelfTime } from './cpuProfileSummary';
+import { longTaskBreakdown } from './longTaskBreakdown';
 import { pressKeysWithoutWaiting } from './pressKeysWithoutWaiting';
 import { WHEN_KEY_PAINTED } from './slowPhoneScene';
 import { printTable, quantile } from './table';
@@ -51,9 +55,36 @@ const fixedRate = option('--rate') === undefined ? undefined : Number(option('--
 const runs = Number(option('--runs') ?? '1');
 /** WEBBRIDGE_BENCH_PROFILE=1 prints where each phase's main-thread time went (slows the page). */
 const profiling = process.env.WEBBRIDGE_BENCH_PROFILE !== undefined;
+/** WEBBRIDGE_BENCH_TRACE=1 prints what each phase's longest tasks were made of (slows the page). */
+const tracing = process.env.WEBBRIDGE_BENCH_TRACE !== undefined;
+
+/** Starts a trace; the returned function stops it and prints the phase's longest tasks. */
+async function trace(cdp: CDPSession, name: string): Promise<() => Promise<void>> {
+  const events: TraceEvent[] = [];
+  const collect = (data: { value: object[] }) => events.push(...(data.value as unknown as TraceEvent[]));
+  cdp.on('Tracing.dataCollected', collect);
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: {
+      includedCategories: ['__metadata', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
+    },
+  });
+  return async () => {
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    cdp.off('Tracing.dataCollected', collect);
+    console.log(`trace ${name}: longest tasks, self time inside each:`);
+    for (const task of longTaskBreakdown(events, 50, 4))
+      console.log(
+        `  ${Math.round(task.ms)} ms: ${task.parts.map((part) => `${part.name} ${Math.round(part.ms)}`).join(', ')}`,
+      );
+  };
+}
 
 /** Starts a CPU profile; the returned function stops it and prints its top self time. */
 async function profile(cdp: CDPSession, name: string): Promise<() => Promise<void>> {
+  if (tracing) return trace(cdp, name);
   if (!profiling) return async () => undefined;
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -66,7 +97,7 @@ async function profile(cdp: CDPSession, name: string): Promise<() => Promise<voi
       console.log(`  ${spent.toFixed(1).padStart(8)} ms  ${fn}`);
   };
 }
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
+const dist = option('--dist') ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
 
 /** Page-side recorders (CDP, before the page's scripts): long tasks, long frames, painted keys. */
 const RECORDERS = `(() => {

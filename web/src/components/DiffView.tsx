@@ -68,6 +68,8 @@ export function DiffView({ diff }: DiffViewProps) {
   // later do not redraw every drawn row in one task.
   const [highlighter, setHighlighter] = useState<Highlighter | null | undefined>(undefined);
   const [target, setTarget] = useState(ROW_LIMIT);
+  const lines = useRef<HTMLDivElement>(null);
+  const perLine = useCharsPerLine(lines, highlighter !== undefined && compact !== undefined);
   useEffect(() => {
     let live = true;
     loadHighlighter().then(
@@ -151,11 +153,20 @@ export function DiffView({ diff }: DiffViewProps) {
         )}
       </header>
       {ready ? (
-        <ul class="diff-lines" aria-label={t('diffLines')}>
-          {rows.map((row) => (
-            <DiffLine key={keyOf(row)} row={row} lang={lang} highlighter={highlighter} />
+        // biome-ignore lint/a11y/useSemanticElements: rows go in groups the browser skips off screen, which a <ul> may not hold
+        <div ref={lines} class="diff-lines" role="list" aria-label={t('diffLines')}>
+          {groupsOf(rows).map((group) => (
+            <div
+              key={group.key}
+              class="diff-rows"
+              style={{ '--lines': String(wrappedLines(group.rows, perLine)) }}
+            >
+              {group.rows.map((row) => (
+                <DiffLine key={keyOf(row)} row={row} lang={lang} highlighter={highlighter} />
+              ))}
+            </div>
           ))}
-        </ul>
+        </div>
       ) : (
         <p class="diff-loading">{t('diffLoading')}</p>
       )}
@@ -176,6 +187,71 @@ export function DiffView({ diff }: DiffViewProps) {
   );
 }
 
+/** File lines per group of rows (a group is what the browser skips while it is off screen). */
+const GROUP_LINES = 40;
+/** Most rows in a group: a long run of removed lines has no new-file lines to split it by. */
+const GROUP_MOST = 80;
+
+/** Rows drawn together, skipped together by the browser while off screen (agentMessages.css). */
+interface RowGroup {
+  readonly key: string;
+  readonly rows: DiffRow[];
+}
+
+/**
+ * The drawn rows in groups by their place in the new file (every {@link GROUP_LINES} lines), so
+ * that a row keeps its group, and so its element, whether the collapsed diff or the whole file is
+ * drawn, and whatever was drawn above it. A removed line joins the group before it (a new one
+ * past {@link GROUP_MOST} rows).
+ */
+function groupsOf(rows: readonly DiffRow[]): RowGroup[] {
+  const groups: (RowGroup & { bucket: number })[] = [];
+  for (const row of rows) {
+    const current = groups.at(-1);
+    // A gap names the new file's line it comes before: it goes where that line goes.
+    if (row.kind !== 'del') {
+      const bucket = Math.floor(row.line / GROUP_LINES);
+      if (current?.bucket === bucket) current.rows.push(row);
+      else groups.push({ key: `g${bucket}`, bucket, rows: [row] });
+    } else if (current && current.rows.length < GROUP_MOST) current.rows.push(row);
+    else groups.push({ key: `${row.kind}${row.line}`, bucket: current?.bucket ?? 0, rows: [row] });
+  }
+  return groups;
+}
+
+/** The screen lines a group's rows take, wrapped at `perLine` characters (a guess while unknown). */
+function wrappedLines(rows: readonly DiffRow[], perLine = 40): number {
+  let lines = 0;
+  for (const row of rows) lines += Math.max(1, Math.ceil(row.text.length / perLine));
+  return lines;
+}
+
+/** A monospace character's width over its font size (DejaVu Sans Mono, Menlo, Consolas: ~0.6). */
+const MONO_ADVANCE = 0.6;
+
+/**
+ * How many characters a row's text column holds, measured once the first rows are drawn: each
+ * row that the browser skips (off screen, `content-visibility: auto`) is given the height its
+ * text would wrap to, so that rows coming into view barely move what is below them (a button
+ * under the diff that a thumb is reaching for).
+ */
+function useCharsPerLine(list: { readonly current: HTMLElement | null }, ready: boolean): number | undefined {
+  const [perLine, setPerLine] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    if (!ready || perLine !== undefined) return;
+    // Read once the browser has laid the first rows out for their frame: read in the render's
+    // own task, the layout was forced there (156 ms of the diff's first task at 6x) instead of
+    // going to the frame's task.
+    return whenIdle(() => {
+      const text = list.current?.querySelector<HTMLElement>('.diff-line .diff-text');
+      if (!text) return;
+      const size = Number.parseFloat(getComputedStyle(text).fontSize) || 13;
+      setPerLine(Math.max(8, Math.floor(text.clientWidth / (size * MONO_ADVANCE))));
+    });
+  }, [ready, perLine, list]);
+  return perLine;
+}
+
 /** Rows of the first slice, before any slice has been timed. */
 const FIRST_SLICE = 12;
 /** Main-thread time a slice aims at: its style and layout follow in the same task's frame. */
@@ -186,7 +262,12 @@ const SLICE_BUDGET_MS = 24;
  * the slow phone.
  */
 const MIN_SLICE = 40;
-const MAX_SLICE = 400;
+/**
+ * Most rows a slice adds: the slice is timed by its render alone, and a slice grown to 400 rows
+ * was one idle callback of 209 ms at 6x (agentDiffSlowPhone.ts traced); rows drawn off screen no
+ * longer cost their layout and paint (content-visibility), so more, smaller slices cost little.
+ */
+const MAX_SLICE = 120;
 
 /**
  * How many of `target` rows to draw now: a first small slice at once, then more in idle
@@ -242,9 +323,10 @@ const DiffLine = pure(function DiffLine({
   const t = useT();
   if (row.kind === 'hunk') {
     return (
-      <li class="diff-line diff-line-hunk">
+      // biome-ignore lint/a11y/useSemanticElements: in a group of rows (DiffView), not directly in a list
+      <div class="diff-line diff-line-hunk" role="listitem">
         <span class="diff-gap">{t('diffGap', { line: row.line })}</span>
-      </li>
+      </div>
     );
   }
   let text: ComponentChildren = row.text;
@@ -263,7 +345,8 @@ const DiffLine = pure(function DiffLine({
     if (tree) text = hastToPreact(tree);
   }
   return (
-    <li class={`diff-line diff-line-${row.kind}`}>
+    // biome-ignore lint/a11y/useSemanticElements: in a group of rows (DiffView), not directly in a list
+    <div class={`diff-line diff-line-${row.kind}`} role="listitem">
       <span class="diff-no" aria-hidden="true">
         {row.line}
       </span>
@@ -272,6 +355,6 @@ const DiffLine = pure(function DiffLine({
       </span>
       {row.kind !== 'same' && <span class="visually-hidden">{t(SPOKEN[row.kind])} </span>}
       <code class="diff-text">{text === '' ? '\u200b' : text}</code>
-    </li>
+    </div>
   );
 });

@@ -1,13 +1,17 @@
 import type { DiffAnswer, DiffRequest } from './diffMessages';
 import { loadDiff } from './loadDiff';
-import type { UnifiedDiff } from './unifiedDiff';
+import type { DiffRow, UnifiedDiff } from './unifiedDiff';
 
 /** Answers kept: an approval's diff is asked again by the tool call card once allowed. */
 const KEPT = 8;
 
 let worker: Worker | null | undefined;
 let nextId = 0;
-const waiting = new Map<number, { resolve(diff: UnifiedDiff): void; reject(error: Error): void }>();
+/** The requests not answered yet, with the rows received so far. */
+const waiting = new Map<
+  number,
+  { readonly rows: DiffRow[]; resolve(diff: UnifiedDiff): void; reject(error: Error): void }
+>();
 const kept = new Map<string, Promise<UnifiedDiff>>();
 
 /** The worker, started once; null where there is none (a test's DOM) or it cannot start. */
@@ -22,9 +26,26 @@ function theWorker(): Worker | null {
   }
   worker.onmessage = ({ data }: MessageEvent<DiffAnswer>) => {
     const asked = waiting.get(data.id);
-    waiting.delete(data.id);
-    if (data.error === undefined) asked?.resolve(data.diff);
-    else asked?.reject(new Error(data.error));
+    if (!asked) return;
+    switch (data.kind) {
+      case 'rows':
+        // A loop, not a spread: a spread of many arguments can overflow the stack.
+        for (const row of data.rows) asked.rows.push(row);
+        worker?.postMessage({ kind: 'more', id: data.id } satisfies DiffRequest);
+        return;
+      case 'done':
+        waiting.delete(data.id);
+        asked.resolve({ change: data.change, added: data.added, removed: data.removed, rows: asked.rows });
+        return;
+      case 'error':
+        waiting.delete(data.id);
+        asked.reject(new Error(data.error));
+        return;
+      default: {
+        const never: never = data;
+        throw new Error(`unknown diff answer ${JSON.stringify(never)}`);
+      }
+    }
   };
   // A worker that fails to load (a blocked script): every request still waiting, and every later
   // one, is computed on the page instead.
@@ -46,8 +67,10 @@ function inWorker(oldText: string | null, newText: string, context: number): Pro
   const running = theWorker();
   if (running === null) return onThePage(oldText, newText, context);
   const id = nextId++;
-  const answer = new Promise<UnifiedDiff>((resolve, reject) => waiting.set(id, { resolve, reject }));
-  running.postMessage({ id, oldText, newText, context } satisfies DiffRequest);
+  const answer = new Promise<UnifiedDiff>((resolve, reject) =>
+    waiting.set(id, { rows: [], resolve, reject }),
+  );
+  running.postMessage({ kind: 'diff', id, oldText, newText, context } satisfies DiffRequest);
   return answer.catch(() => onThePage(oldText, newText, context));
 }
 
