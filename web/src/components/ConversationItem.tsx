@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { useI18n } from '../i18n/I18nContext';
 import { pure } from '../render/pure';
-import { whenIdle } from '../render/whenIdle';
+import { useIdleTitle } from '../render/useIdleTitle';
 import { useSession } from '../state/SessionContext';
 import type { ConversationSummary } from '../state/types';
 import { ApprovalMark } from './ApprovalMark';
@@ -31,10 +31,10 @@ export const ConversationItem = pure(function ConversationItem({
   // The date of the tooltip, formatted once the page is idle: the first date formatted on the
   // page makes its Intl formatter (ICU's data loaded, ~0.1 s on a slow phone), which the first
   // paint does not need, least of all on a phone, where the sidebar is a closed drawer.
-  const [created, setCreated] = useState<string | undefined>(undefined);
-  useEffect(
-    () => whenIdle(() => setCreated(format.dateTime(conversation.createdAt)), 1000),
-    [format, conversation.createdAt],
+  // Again when the item is back from renaming or deleting: its button is a new element.
+  const began = useIdleTitle<HTMLButtonElement>(
+    () => t('createdAt', { date: format.dateTime(conversation.createdAt) }),
+    [t, format, conversation.createdAt, mode],
   );
 
   if (mode === 'rename') {
@@ -83,7 +83,7 @@ export const ConversationItem = pure(function ConversationItem({
         class="conversation-open"
         dir="auto"
         aria-current={current ? 'page' : undefined}
-        title={created === undefined ? undefined : t('createdAt', { date: created })}
+        ref={began}
         onClick={async () => {
           if (
             current ||
