@@ -1,6 +1,7 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { useI18n } from '../i18n/I18nContext';
 import { pure } from '../render/pure';
+import { useIdleTitle } from '../render/useIdleTitle';
 import { useSession } from '../state/SessionContext';
 import type { ConversationSummary } from '../state/types';
 import { ApprovalMark } from './ApprovalMark';
@@ -27,8 +28,14 @@ export const ConversationItem = pure(function ConversationItem({
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
   const [title, setTitle] = useState(conversation.title);
   const name = conversation.title || t('newChat');
-  // Intl formatting is slow on a phone; the date does not change while the list re-renders.
-  const created = useMemo(() => format.dateTime(conversation.createdAt), [format, conversation.createdAt]);
+  // The date of the tooltip, formatted once the page is idle: the first date formatted on the
+  // page makes its Intl formatter (ICU's data loaded, ~0.1 s on a slow phone), which the first
+  // paint does not need, least of all on a phone, where the sidebar is a closed drawer.
+  // Again when the item is back from renaming or deleting: its button is a new element.
+  const began = useIdleTitle<HTMLButtonElement>(
+    () => t('createdAt', { date: format.dateTime(conversation.createdAt) }),
+    [t, format, conversation.createdAt, mode],
+  );
 
   if (mode === 'rename') {
     return (
@@ -76,7 +83,7 @@ export const ConversationItem = pure(function ConversationItem({
         class="conversation-open"
         dir="auto"
         aria-current={current ? 'page' : undefined}
-        title={t('createdAt', { date: created })}
+        ref={began}
         onClick={async () => {
           if (
             current ||

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { MessageKey } from '../i18n/catalogue';
 import { useI18n, useT } from '../i18n/I18nContext';
 import { pure } from '../render/pure';
+import { useIdleTitle } from '../render/useIdleTitle';
 import { useSession } from '../state/SessionContext';
 import type { Approval, Message } from '../state/types';
 import { AgentToolCard } from './AgentToolCard';
@@ -66,6 +67,11 @@ export const MessageItem = pure(function MessageItem({
   const session = useSession();
   const { t, format } = useI18n();
   const [editing, setEditing] = useState(false);
+  // The tooltip's date, once the page is idle: not the opening's first Intl formatter.
+  const role = useIdleTitle<HTMLSpanElement>(
+    () => format.dateTime(message.createdAt),
+    [format, message.createdAt],
+  );
   // A reply that called a tool and is still streaming is waiting for the tool to finish.
   // An agent's tool call card and its thinking say their own state.
   const statusKey =
@@ -89,7 +95,7 @@ export const MessageItem = pure(function MessageItem({
       aria-busy={message.status === 'streaming'}
     >
       <div class="message-head">
-        <span class="role" title={format.dateTime(message.createdAt)}>
+        <span class="role" ref={role}>
           {t(ROLE[message.role])}
         </span>
         {message.model && message.role === 'assistant' && <span class="model">{message.model}</span>}

@@ -1,7 +1,8 @@
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { estimateMessageHeight } from '../render/estimateMessageHeight';
 import { useVirtualizer } from '../render/useVirtualizer';
+import { whenIdle } from '../render/whenIdle';
 import { IdleContext } from '../state/IdleContext';
 import type { RevealRequest } from '../state/revealRequest';
 import type { Approval, Message, Snapshot } from '../state/types';
@@ -13,6 +14,11 @@ const NONE: readonly Approval[] = [];
 const GAP = 16;
 /** Messages drawn beyond each edge of the screen, so that scrolling shows them already drawn. */
 const OVERSCAN = 6;
+/**
+ * Beyond each edge while the list opens, until the page is idle: each message drawn renders its
+ * markdown before the first paint, and the six above the view were half of that (issue 29).
+ */
+const OPENING_OVERSCAN = 1;
 /** How near the end (CSS px) still counts as "at the latest message". */
 const AT_END = 48;
 
@@ -51,6 +57,9 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
   const { messages, run } = snapshot.conversations;
   // True until the list has opened at its end: tests and the benchmark wait for it.
   const [opening, setOpening] = useState(true);
+  // Whether the page has been idle since the list opened: the full margin is drawn from then.
+  const [settled, setSettled] = useState(false);
+  useEffect(() => whenIdle(() => setSettled(true), 1000), []);
 
   // Keeps the end in view while pinned, from the page's own measure of it (scrollHeight), so
   // a guess or a rounding in the virtualizer's model never leaves the view short of the end.
@@ -68,29 +77,44 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
     el.scrollTop = el.scrollHeight;
     followed.current = viewOf(el);
   };
+  // The view's width as the virtualizer last measured it (the window's before that): the
+  // guesses of all 2,000 messages are made in a render, where reading the element's own width
+  // could force a layout of a page half written.
+  const viewWidth = useRef<() => number>(() => innerWidth);
   const estimate = (index: number) => {
     const message = messages[index];
-    return message ? estimateMessageHeight(message, scroller.current?.clientWidth ?? innerWidth) : 0;
+    return message ? estimateMessageHeight(message, viewWidth.current()) : 0;
   };
   const list = useVirtualizer<HTMLDivElement, HTMLLIElement>({
     count: messages.length,
     getScrollElement: () => scroller.current,
     estimateSize: estimate,
-    // The first render already draws the end (from the guesses), not the first messages.
+    // The first render already draws the end (from the guesses), not the first messages: the
+    // whole guessed height, past the end of any view, which the browser holds at the end. An
+    // offset of the guessed end less the window's height left a phone's shorter view that much
+    // above the end when the virtualizer wrote it after the list had followed the end, and
+    // the list took that for the person scrolling up (tests/browser/longConversation.test.ts).
     initialOffset: () => {
       let total = GAP;
       for (let i = 0; i < messages.length; i++) total += estimate(i) + GAP;
-      return Math.max(0, total - innerHeight);
+      return total;
     },
+    // The view's size until the virtualizer has read it (the window's: a little taller than
+    // the list's view), so the first render already draws the latest messages and the page is
+    // laid out once with them; with no size, the first render drew none, the read of the size
+    // forced a layout of the page without them, and a second render and layout drew them
+    // (issue 29: the largest self time of the slow phone's warm opening).
+    initialRect: { width: innerWidth, height: innerHeight },
     getItemKey: useKeyOf(messages),
     gap: GAP,
     paddingStart: GAP,
     paddingEnd: GAP,
-    overscan: OVERSCAN,
+    overscan: settled ? OVERSCAN : OPENING_OVERSCAN,
     // A size change is applied in the next frame, not inside the ResizeObserver's delivery:
     // re-rendering there (the list's paddings) made the browser report a ResizeObserver loop.
     useAnimationFrameWithResizeObserver: true,
   });
+  viewWidth.current = () => list.scrollRect?.width || innerWidth;
 
   // While the view follows the end, a message above it taking its measured height must not
   // move the scroll position (following does, to the new end; the virtualizer's correction
