@@ -35,13 +35,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { RunningHost } from '@webbridge/host';
-import { type BrowserContext, type CDPSession, chromium, type Page } from 'playwright-core';
-import { assertWebBuilt, launchBrowser, PHONE } from '../browser/browserHarness';
-import { CHROMIUM_ARGS } from '../support/chromium';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { assertWebBuilt, launchBrowser } from '../browser/browserHarness';
 import { BENCHMARK_INDEX, type Calibration, calibrateCpu, LOW_END_ANDROID_INDEX } from './benchmarkIndex';
 import { type CpuProfile, mainThreadWork, type TraceEvent, topSelfTime } from './cpuProfileSummary';
 import { pressKeysWithoutWaiting } from './pressKeysWithoutWaiting';
-import { startSlowPhoneScene, streamedReply, WHEN_KEY_PAINTED, WORD_MS } from './slowPhoneScene';
+import { launchPhone, startSlowPhoneScene, streamedReply, WHEN_KEY_PAINTED, WORD_MS } from './slowPhoneScene';
 import { printTable, quantile } from './table';
 
 const CODE = 'bench-slow-phone-4k7w';
@@ -85,16 +84,6 @@ const RECORDERS = `(() => {
   window.__keys = [];
   ${WHEN_KEY_PAINTED}((ms) => window.__keys.push({ fromKeydown: ms, paintedAt: performance.timeOrigin + performance.now() }));
 })()`;
-
-/** A profile of the Chromium the benchmark drives, in `dir` (kept between a visit and the next). */
-function launchPhone(dir: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(dir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...CHROMIUM_ARGS],
-    viewport: PHONE,
-    deviceScaleFactor: 1,
-  });
-}
 
 /** When the message `id` is inside the viewport (ms since navigation started, in the page). */
 async function whenVisible(page: Page, id: string): Promise<number> {

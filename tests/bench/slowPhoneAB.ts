@@ -13,10 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { PHONE } from '../browser/browserHarness';
-import { CHROMIUM_ARGS } from '../support/chromium';
-import { type SlowPhoneScene, startSlowPhoneScene } from './slowPhoneScene';
+import type { Page } from 'playwright-core';
+import { launchPhone, type SlowPhoneScene, startSlowPhoneScene } from './slowPhoneScene';
 import { printTable, quantile } from './table';
 
 const CODE = 'bench-slow-phone-ab-9q2m';
@@ -48,18 +46,9 @@ const RECORDER = `(() => {
   }).observe({ type: 'longtask', buffered: true });
 })()`;
 
-function launch(dir: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(dir, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...CHROMIUM_ARGS],
-    viewport: PHONE,
-    deviceScaleFactor: 1,
-  });
-}
-
 /** Opens `url` in the profile `dir` at `throttle`×, until the message `lastId` is on screen. */
 async function open(dir: string, url: string, throttle: number, lastId: string): Promise<Opening> {
-  const context = await launch(dir);
+  const context = await launchPhone(dir);
   try {
     const page: Page = context.pages()[0] ?? (await context.newPage());
     const cdp = await context.newCDPSession(page);

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningHost, startHost } from '@webbridge/host';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { PHONE } from '../browser/browserHarness';
 import { PACED_MODEL, scriptedModels } from '../browser/scriptedModel';
+import { CHROMIUM_ARGS } from '../support/chromium';
 import { agentModels, seedAgentConversation, writeAgentWorkspace } from './agentConversation';
 
 /** What the slow-phone benchmarks (slowPhone.ts, slowPhoneEngines.ts) share. */
@@ -107,4 +110,14 @@ export function streamedReply(words: number): string {
     if (i % 60 === 59) out.push('\n\n');
   }
   return out.join(' ');
+}
+
+/** A Chromium profile at a phone's size in `dir` (kept between a visit and the next: warm openings). */
+export function launchPhone(dir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [...CHROMIUM_ARGS],
+    viewport: PHONE,
+    deviceScaleFactor: 1,
+  });
 }

@@ -2,12 +2,7 @@
 import { aConversationSummary } from '@webbridge/contract/testing';
 import { h, render } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { en } from '../i18n/catalogues/en';
-import { createFormatters } from '../i18n/formatters';
-import { type I18n, I18nContext } from '../i18n/I18nContext';
-import { createTranslator } from '../i18n/translate';
-import type { Session } from '../state/createSession';
-import { SessionContext } from '../state/SessionContext';
+import { countingDates } from '../i18n/testing/countingDates';
 import { ConversationItem } from './ConversationItem';
 
 describe('ConversationItem', () => {
@@ -25,31 +20,15 @@ describe('ConversationItem', () => {
   // and the first date formatted on the page makes its Intl.DateTimeFormat (ICU's data loaded:
   // ~0.1 s of a slow phone's opening), though the sidebar is a closed drawer on a phone.
   it('formats its date for the tooltip once the page is idle, not in its first render', async () => {
-    const formatters = createFormatters('en');
-    const dateTime = vi.fn(formatters.dateTime);
-    const i18n: I18n = {
-      language: 'en',
-      dir: 'ltr',
-      t: createTranslator(en, 'en'),
-      format: { ...formatters, dateTime },
-      hostLanguage: 'en',
-      chosenLanguage: null,
-      chooseLanguage: () => {},
-    };
+    const { formatters, dateTime, wrap } = countingDates();
     const createdAt = Date.UTC(2026, 10, 28, 12);
     render(
-      h(
-        I18nContext.Provider,
-        { value: i18n },
-        h(
-          SessionContext.Provider,
-          { value: {} as Session },
-          h(ConversationItem, {
-            conversation: aConversationSummary({ title: 'Trip', createdAt }),
-            current: false,
-            onNavigate: () => {},
-          }),
-        ),
+      wrap(
+        h(ConversationItem, {
+          conversation: aConversationSummary({ title: 'Trip', createdAt }),
+          current: false,
+          onNavigate: () => {},
+        }),
       ),
       root,
     );

@@ -3,11 +3,7 @@ import { aMessage } from '@webbridge/contract/testing';
 import { h, render } from 'preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../i18n/catalogues/en';
-import { createFormatters } from '../i18n/formatters';
-import { type I18n, I18nContext } from '../i18n/I18nContext';
-import { createTranslator } from '../i18n/translate';
-import type { Session } from '../state/createSession';
-import { SessionContext } from '../state/SessionContext';
+import { countingDates } from '../i18n/testing/countingDates';
 import { MessageItem } from './MessageItem';
 
 describe('MessageItem', () => {
@@ -25,35 +21,19 @@ describe('MessageItem', () => {
   // render, and the first one made the page's Intl.DateTimeFormat: 107-149 ms of the slow
   // phone's opening at 6x, for tooltips nobody sees before the page is idle.
   it("formats its date for the role's tooltip once the page is idle, not in its first render", async () => {
-    const formatters = createFormatters('en');
-    const dateTime = vi.fn(formatters.dateTime);
-    const i18n: I18n = {
-      language: 'en',
-      dir: 'ltr',
-      t: createTranslator(en, 'en'),
-      format: { ...formatters, dateTime },
-      hostLanguage: 'en',
-      chosenLanguage: null,
-      chooseLanguage: () => {},
-    };
+    const { formatters, dateTime, wrap } = countingDates();
     const createdAt = Date.UTC(2026, 10, 28, 12);
     render(
-      h(
-        I18nContext.Provider,
-        { value: i18n },
-        h(
-          SessionContext.Provider,
-          { value: {} as Session },
-          h(MessageItem, {
-            message: aMessage({ role: 'user', text: 'hello', createdAt }),
-            isLast: true,
-            isLastReply: false,
-            approvals: [],
-            index: 0,
-            setSize: 1,
-            measure: () => {},
-          }),
-        ),
+      wrap(
+        h(MessageItem, {
+          message: aMessage({ role: 'user', text: 'hello', createdAt }),
+          isLast: true,
+          isLastReply: false,
+          approvals: [],
+          index: 0,
+          setSize: 1,
+          measure: () => {},
+        }),
       ),
       root,
     );
