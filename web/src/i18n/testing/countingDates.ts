@@ -1,4 +1,4 @@
-import { h, type VNode } from 'preact';
+import { type ComponentChildren, h } from 'preact';
 import { vi } from 'vitest';
 import type { Session } from '../../state/createSession';
 import { SessionContext } from '../../state/SessionContext';
@@ -29,7 +29,7 @@ export function countingDates() {
     chosenLanguage: null,
     chooseLanguage: () => {},
   };
-  const wrap = (component: VNode) =>
+  const wrap = (component: ComponentChildren) =>
     h(I18nContext.Provider, { value: i18n }, h(SessionContext.Provider, { value: {} as Session }, component));
   return { formatters, dateTime, wrap };
 }
