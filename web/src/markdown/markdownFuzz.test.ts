@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import fc from 'fast-check';
 import { h, render } from 'preact';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadKatex } from './loadKatex';
 import { MarkdownView } from './MarkdownView';
 
 /** Pieces that mean something to markdown and to the footnote and math extensions. */
@@ -76,6 +77,11 @@ const markdown = fc
   .map((parts) => parts.join(''));
 
 describe('MarkdownView against random markdown', () => {
+  // Math in a random reply starts loading KaTeX (and its CSS) on demand: the test ends only once
+  // that import has, or it lands after the environment is torn down, an unhandled rejection that
+  // fails the whole run (seen in a clean-clone run).
+  afterAll(() => loadKatex(), 30_000);
+
   it('never throws and renders each reply within a bounded time', () => {
     fc.assert(
       fc.property(markdown, (text) => {
