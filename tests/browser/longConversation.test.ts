@@ -99,36 +99,6 @@ describe('a long conversation in Chromium', () => {
     await context.close();
   });
 
-  // Issue 29: the opening drew six messages above the view, each one's markdown rendered
-  // before the first paint (marked's lexing was the largest script cost of the slow phone's
-  // opening after the page's own modules). One is drawn there at first, the six once idle.
-  it('draws few messages above the view while it opens, the full margin once the page is idle', async () => {
-    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
-    const page = await context.newPage();
-    // How many messages the first render put in the page (the list is inserted with them).
-    await page.addInitScript(`(() => {
-      const observer = new MutationObserver(() => {
-        const drawn = document.querySelectorAll('.message').length;
-        if (drawn === 0) return;
-        window.__first = drawn;
-        observer.disconnect();
-      });
-      observer.observe(document, { subtree: true, childList: true });
-    })()`);
-    await page.goto(`${h.url}/#code=${TEST_CODE}`);
-    await page.locator('.message-list[aria-busy="false"]').waitFor();
-    const first = Number(await page.evaluate('window.__first'));
-    const above = () =>
-      page.evaluate(`(() => {
-        const top = document.querySelector('.messages').getBoundingClientRect().top;
-        return [...document.querySelectorAll('.message')].filter((m) => m.getBoundingClientRect().bottom <= top).length;
-      })()`);
-    await expect.poll(above, { timeout: 10_000 }).toBe(6);
-    expect(first).toBeLessThanOrEqual((await page.locator('.message').count()) - 5);
-    expect(await fromBottom(page)).toBeLessThan(2);
-    await context.close();
-  });
-
   it('keeps what is on screen still when messages above it are laid out while scrolling up', async () => {
     const { page, problems, context } = await openSettled(browser, h);
     // Jumps far up, into messages that were never laid out (their size is an estimate until

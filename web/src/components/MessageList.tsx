@@ -1,8 +1,7 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { estimateMessageHeight } from '../render/estimateMessageHeight';
 import { useVirtualizer } from '../render/useVirtualizer';
-import { whenIdle } from '../render/whenIdle';
 import { IdleContext } from '../state/IdleContext';
 import type { RevealRequest } from '../state/revealRequest';
 import type { Approval, Message, Snapshot } from '../state/types';
@@ -14,11 +13,6 @@ const NONE: readonly Approval[] = [];
 const GAP = 16;
 /** Messages drawn beyond each edge of the screen, so that scrolling shows them already drawn. */
 const OVERSCAN = 6;
-/**
- * Beyond each edge while the list opens, until the page is idle: each message drawn renders its
- * markdown before the first paint, and the six above the view were half of that (issue 29).
- */
-const OPENING_OVERSCAN = 1;
 /** How near the end (CSS px) still counts as "at the latest message". */
 const AT_END = 48;
 
@@ -57,9 +51,6 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
   const { messages, run } = snapshot.conversations;
   // True until the list has opened at its end: tests and the benchmark wait for it.
   const [opening, setOpening] = useState(true);
-  // Whether the page has been idle since the list opened: the full margin is drawn from then.
-  const [settled, setSettled] = useState(false);
-  useEffect(() => whenIdle(() => setSettled(true), 1000), []);
 
   // Keeps the end in view while pinned, from the page's own measure of it (scrollHeight), so
   // a guess or a rounding in the virtualizer's model never leaves the view short of the end.
@@ -109,7 +100,7 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
     gap: GAP,
     paddingStart: GAP,
     paddingEnd: GAP,
-    overscan: settled ? OVERSCAN : OPENING_OVERSCAN,
+    overscan: OVERSCAN,
     // A size change is applied in the next frame, not inside the ResizeObserver's delivery:
     // re-rendering there (the list's paddings) made the browser report a ResizeObserver loop.
     useAnimationFrameWithResizeObserver: true,
