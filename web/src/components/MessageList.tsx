@@ -80,15 +80,11 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
     count: messages.length,
     getScrollElement: () => scroller.current,
     estimateSize: estimate,
-    // The first render already draws the end (from the guesses), not the first messages: the
-    // whole guessed height, past the end of any view, which the browser holds at the end. An
-    // offset of the guessed end less the window's height left a phone's shorter view that much
-    // above the end when the virtualizer wrote it after the list had followed the end, and
-    // the list took that for the person scrolling up (tests/browser/longConversation.test.ts).
+    // The first render already draws the end (from the guesses), not the first messages.
     initialOffset: () => {
       let total = GAP;
       for (let i = 0; i < messages.length; i++) total += estimate(i) + GAP;
-      return total;
+      return Math.max(0, total - innerHeight);
     },
     // The view's size until the virtualizer has read it (the window's: a little taller than
     // the list's view), so the first render already draws the latest messages and the page is
