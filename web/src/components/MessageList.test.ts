@@ -59,21 +59,6 @@ describe('MessageList', () => {
     expect(busy()).toBe('false');
   });
 
-  // Issue 29: the first render drew nothing (the virtualizer had no size for its view until
-  // a layout effect read it: a forced layout of the page without its messages), then drew the
-  // latest messages in a second render and a second layout. Drawn in the first render, the
-  // page is laid out once with them.
-  it('draws the latest messages in its first render, before any effect has measured the view', () => {
-    render(
-      h(SessionContext.Provider, { value: {} as Session }, h(MessageList, { snapshot: conversation(COUNT) })),
-      root,
-    );
-    const shown = ids();
-    expect(shown.length).toBeGreaterThan(0);
-    expect(shown.length).toBeLessThan(60);
-    expect(shown.at(-1)).toBe(`m${COUNT - 1}`);
-  });
-
   it('renders a short conversation whole at once', async () => {
     await mount(conversation(5));
     expect(ids()).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);

@@ -68,13 +68,9 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
     el.scrollTop = el.scrollHeight;
     followed.current = viewOf(el);
   };
-  // The view's width as the virtualizer last measured it (the window's before that): the
-  // guesses of all 2,000 messages are made in a render, where reading the element's own width
-  // could force a layout of a page half written.
-  const viewWidth = useRef<() => number>(() => innerWidth);
   const estimate = (index: number) => {
     const message = messages[index];
-    return message ? estimateMessageHeight(message, viewWidth.current()) : 0;
+    return message ? estimateMessageHeight(message, scroller.current?.clientWidth ?? innerWidth) : 0;
   };
   const list = useVirtualizer<HTMLDivElement, HTMLLIElement>({
     count: messages.length,
@@ -86,12 +82,6 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
       for (let i = 0; i < messages.length; i++) total += estimate(i) + GAP;
       return Math.max(0, total - innerHeight);
     },
-    // The view's size until the virtualizer has read it (the window's: a little taller than
-    // the list's view), so the first render already draws the latest messages and the page is
-    // laid out once with them; with no size, the first render drew none, the read of the size
-    // forced a layout of the page without them, and a second render and layout drew them
-    // (issue 29: the largest self time of the slow phone's warm opening).
-    initialRect: { width: innerWidth, height: innerHeight },
     getItemKey: useKeyOf(messages),
     gap: GAP,
     paddingStart: GAP,
@@ -101,7 +91,6 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
     // re-rendering there (the list's paddings) made the browser report a ResizeObserver loop.
     useAnimationFrameWithResizeObserver: true,
   });
-  viewWidth.current = () => list.scrollRect?.width || innerWidth;
 
   // While the view follows the end, a message above it taking its measured height must not
   // move the scroll position (following does, to the new end; the virtualizer's correction
