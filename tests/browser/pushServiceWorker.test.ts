@@ -88,6 +88,32 @@ describe('push notifications in the service worker (Chromium)', () => {
     return { text, payload: pushPayloadSchema.parse(JSON.parse(text)) };
   }
 
+  /**
+   * Delivers a push to the page's worker through DevTools, as the browser would, until `shown`
+   * finds what it should show: under a loaded machine a delivery to a worker being stopped or
+   * started was lost now and then (the clean-clone run's Node 24 pass, twice in one test), where
+   * a push service would deliver again. Each try waits 4 s; a worker that never shows it fails.
+   */
+  async function deliverUntil<T>(
+    cdp: CDPSession,
+    registration: string,
+    text: string,
+    shownAs: () => Promise<T | undefined>,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: h.url,
+        registrationId: registration,
+        data: text,
+      });
+      try {
+        return await waitFor(shownAs, 4000);
+      } catch (error) {
+        if (attempt === 4) throw error;
+      }
+    }
+  }
+
   async function registrationId(cdp: CDPSession): Promise<string> {
     const found = new Promise<string>((resolve) => {
       cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
@@ -161,12 +187,7 @@ describe('push notifications in the service worker (Chromium)', () => {
     });
     const { text, payload } = await nthPush(phone, 1);
     if (payload.kind !== 'approval') throw new Error(`pushed ${payload.kind}`);
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: h.url,
-      registrationId: registration,
-      data: text,
-    });
-    const [notification] = await waitFor(async () => {
+    const [notification] = await deliverUntil(cdp, registration, text, async () => {
       const list = await shown(page);
       return list.length > 0 ? list : undefined;
     });
@@ -188,12 +209,7 @@ describe('push notifications in the service worker (Chromium)', () => {
     // The host's replacement, delivered like the first: the same tag, now what happened.
     const answered = await nthPush(phone, 2);
     expect(answered.payload.kind).toBe('answered');
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: h.url,
-      registrationId: registration,
-      data: answered.text,
-    });
-    const replaced = await waitFor(async () => {
+    const replaced = await deliverUntil(cdp, registration, answered.text, async () => {
       const list = await shown(page);
       return list.find((n) => n.tag === payload.tag && n.title.startsWith('Allowed on Pixel 7 at'))
         ? list
@@ -205,12 +221,7 @@ describe('push notifications in the service worker (Chromium)', () => {
     await page.evaluate(
       "window.opened = []; navigator.serviceWorker.addEventListener('message', (e) => window.opened.push(e.data))",
     );
-    await cdp.send('ServiceWorker.deliverPushMessage', {
-      origin: h.url,
-      registrationId: registration,
-      data: text,
-    });
-    await waitFor(async () =>
+    await deliverUntil(cdp, registration, text, async () =>
       (await shown(page)).some((n) => n.title === 'Approval waiting') ? true : undefined,
     );
     await tap(worker, payload.tag, 'deny');
