@@ -102,6 +102,15 @@ async function direct(folder: string): Promise<TurnTimes[]> {
   return collect(starts, received, sentTimes(logFile), promptTimes(logFile));
 }
 
+/** The bench's children alive: whatever ends this process ends them (one set of handlers). */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGTERM');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => process.exit(1));
+}
+
 /**
  * Starts a bench child (the host, or the relay) with the agent's script; resolves with the URL
  * it prints on its first stdout line. Whatever ends this process ends the child.
@@ -115,13 +124,8 @@ async function startChild(
   const child = spawn(command, [args[0]!, args[1]!, entry, JSON.stringify(script)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  process.once('exit', () => child.kill('SIGTERM'));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      child.kill('SIGTERM');
-      process.exit(1);
-    });
-  }
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   const url = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     child.stdout?.on('data', (chunk: Buffer) => {
