@@ -1,4 +1,5 @@
 import { useT } from '../i18n/I18nContext';
+import { useForkable } from '../state/ForkableContext';
 import { useIdle } from '../state/IdleContext';
 import { useSession } from '../state/SessionContext';
 import type { Message } from '../state/types';
@@ -13,12 +14,16 @@ export interface MessageActionsProps {
   readonly onEdit: () => void;
 }
 
-/** What can be done with a message: switch its version, edit, regenerate, continue. */
+/**
+ * What can be done with a message: switch its version, edit, regenerate, continue. Nothing in
+ * an ACP agent's conversation (see ForkableContext).
+ */
 export function MessageActions({ message, isLast, isLastReply, onEdit }: MessageActionsProps) {
   const session = useSession();
   const t = useT();
   const idle = useIdle();
   const watching = useWatching();
+  const forkable = useForkable();
   const canContinue =
     idle &&
     isLast &&
@@ -30,7 +35,8 @@ export function MessageActions({ message, isLast, isLastReply, onEdit }: Message
     message.status !== 'streaming' &&
     message.status !== 'waiting' &&
     isLastReply;
-  if (watching) return null;
+  // An agent's conversation only goes forward: every action here would fork or resume it.
+  if (watching || !forkable) return null;
   if (message.sibling.count <= 1 && message.role !== 'user' && !canRegenerate && !canContinue) return null;
 
   return (

@@ -3,7 +3,9 @@ import { aMessage } from '@webbridge/contract/testing';
 import { h, render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { en } from '../i18n/catalogues/en';
 import { loadMarkdown } from '../markdown/loadMarkdown';
+import { agentSnapshot } from '../mocks/agentChromeTestKit';
 import { mockScenario } from '../mocks/mockScenario';
 import type { Session } from '../state/createSession';
 import { SessionContext } from '../state/SessionContext';
@@ -57,6 +59,17 @@ describe('MessageList', () => {
       expect(li.getAttribute('aria-setsize')).toBe(String(COUNT));
     }
     expect(busy()).toBe('false');
+  });
+
+  // Seen on the agent screenshots: an ACP agent's conversation only goes forward (the host
+  // answers edit, regenerate, continue and branch with a 422), yet its messages offered them,
+  // so every tap on one was an error.
+  it("offers edit and regenerate in the built-in loop's conversation, none of them in an agent's", async () => {
+    const labels = () => [...root.querySelectorAll('.message-actions button')].map((b) => b.textContent);
+    await mount(conversation(4));
+    expect(labels()).toEqual([en.edit, en.edit, en.regenerate]);
+    await mount(conversation(4, agentSnapshot()));
+    expect(labels()).toEqual([]);
   });
 
   it('renders a short conversation whole at once', async () => {

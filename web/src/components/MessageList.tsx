@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import { estimateMessageHeight } from '../render/estimateMessageHeight';
 import { useVirtualizer } from '../render/useVirtualizer';
+import { ForkableContext } from '../state/ForkableContext';
 import { IdleContext } from '../state/IdleContext';
 import type { RevealRequest } from '../state/revealRequest';
 import type { Approval, Message, Snapshot } from '../state/types';
@@ -174,35 +175,37 @@ export function MessageList({ snapshot, reveal = null }: MessageListProps) {
       {messages.length === 0 ? (
         <p class="empty">{t('noMessages')}</p>
       ) : (
-        <IdleContext.Provider value={run.state === 'idle'}>
-          <ol
-            ref={listRef}
-            class="message-list"
-            aria-label={t('messages')}
-            aria-busy={opening}
-            style={{
-              paddingTop: `${first?.start ?? 0}px`,
-              paddingBottom: `${lastItem ? list.getTotalSize() - lastItem.end : 0}px`,
-            }}
-          >
-            {items.map(({ index }) => {
-              const message = messages[index];
-              if (!message) return null;
-              return (
-                <MessageItem
-                  key={message.id}
-                  message={message}
-                  isLast={message === last}
-                  isLastReply={message === lastReply}
-                  approvals={message.status === 'waiting' ? snapshot.approvals : NONE}
-                  index={index}
-                  setSize={messages.length}
-                  measure={list.measureElement}
-                />
-              );
-            })}
-          </ol>
-        </IdleContext.Provider>
+        <ForkableContext.Provider value={snapshot.agents?.session === undefined}>
+          <IdleContext.Provider value={run.state === 'idle'}>
+            <ol
+              ref={listRef}
+              class="message-list"
+              aria-label={t('messages')}
+              aria-busy={opening}
+              style={{
+                paddingTop: `${first?.start ?? 0}px`,
+                paddingBottom: `${lastItem ? list.getTotalSize() - lastItem.end : 0}px`,
+              }}
+            >
+              {items.map(({ index }) => {
+                const message = messages[index];
+                if (!message) return null;
+                return (
+                  <MessageItem
+                    key={message.id}
+                    message={message}
+                    isLast={message === last}
+                    isLastReply={message === lastReply}
+                    approvals={message.status === 'waiting' ? snapshot.approvals : NONE}
+                    index={index}
+                    setSize={messages.length}
+                    measure={list.measureElement}
+                  />
+                );
+              })}
+            </ol>
+          </IdleContext.Provider>
+        </ForkableContext.Provider>
       )}
       {away && run.state !== 'idle' && (
         <JumpToLatest
