@@ -2,6 +2,7 @@
 import { h, render } from 'preact';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentToolCall } from '../state/agentMessageTypes';
+import { ProjectRootContext } from '../state/ProjectRootContext';
 import { AgentToolCard } from './AgentToolCard';
 
 const edit: AgentToolCall = {
@@ -41,6 +42,36 @@ describe('AgentToolCard', () => {
     expect(link?.getAttribute('aria-label')).toBe('Open the changes to /p/src/a.ts:3');
     link?.click();
     expect(diffs.map((d) => d.open)).toEqual([true, false]);
+  });
+
+  // Seen on the agent screenshots at 390 px: a title naming the file by its whole path on the
+  // host ("Edit /tmp/…/workspace/src/parser.ts") took five lines of the card, while the paths
+  // below it are shown from the project's folder.
+  it('names files inside the project from its folder in the title, the whole title on hover', () => {
+    const call = { ...edit, title: 'Edit /home/me/app/src/a.ts and /home/me/app/b.ts' };
+    render(
+      h(ProjectRootContext.Provider, { value: '/home/me/app' }, h(AgentToolCard, { call, output: '' })),
+      root,
+    );
+    const title = root.querySelector('.agent-tool-title');
+    expect(title?.textContent).toBe('Edit src/a.ts and b.ts');
+    expect(title?.getAttribute('title')).toBe(call.title);
+    expect(root.querySelector('section.agent-tool')?.getAttribute('aria-label')).toBe(
+      'Edit src/a.ts and b.ts: Running',
+    );
+    // Outside the folder (or a folder whose name only begins the same), the path stays whole.
+    render(null, root);
+    const outside = { ...edit, title: 'Read /home/me/apple/x.ts and /etc/hosts' };
+    render(
+      h(
+        ProjectRootContext.Provider,
+        { value: '/home/me/app' },
+        h(AgentToolCard, { call: outside, output: '' }),
+      ),
+      root,
+    );
+    expect(root.querySelector('.agent-tool-title')?.textContent).toBe(outside.title);
+    expect(root.querySelector('.agent-tool-title')?.hasAttribute('title')).toBe(false);
   });
 
   it('shows a call its turn left unfinished as failed or stopped, not as still pending', () => {

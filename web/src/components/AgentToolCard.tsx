@@ -1,6 +1,7 @@
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
+import { pathsWithin } from '../render/pathsWithin';
 import { pure } from '../render/pure';
 import { relativePath } from '../render/relativePath';
 import { terminalText } from '../render/terminalText';
@@ -47,6 +48,9 @@ export function AgentToolCard({ call, output, diffsShownBelow = false, ended }: 
   const statusLabel = t(status === 'stopped' ? 'statusStopped' : STATUS[status]);
   const card = useRef<HTMLElement>(null);
   const root = useContext(ProjectRootContext);
+  // The agent's title names files by their whole path on the host: from the project's folder,
+  // as the file list below does (five lines of a phone's card otherwise), whole on hover.
+  const title = pathsWithin(call.title, root);
   const diffs = diffsShownBelow ? [] : call.content.flatMap((item) => (item.type === 'diff' ? [item] : []));
   const terminal = call.content.some((item) => item.type === 'terminal');
   // A single diff is drawn open with its path in its header: a link to it would repeat it.
@@ -64,12 +68,14 @@ export function AgentToolCard({ call, output, diffsShownBelow = false, ended }: 
     <section
       ref={card}
       class={`agent-tool agent-tool-${call.status}`}
-      aria-label={t('toolCardLabel', { title: call.title, status: statusLabel })}
+      aria-label={t('toolCardLabel', { title, status: statusLabel })}
       data-tool-call-id={call.id}
     >
       <div class="agent-tool-head">
         <ToolKindIcon kind={call.kind} />
-        <span class="agent-tool-title">{call.title}</span>
+        <span class="agent-tool-title" title={title === call.title ? undefined : call.title}>
+          {title}
+        </span>
         <span class={`agent-tool-status agent-tool-status-${status}`}>{statusLabel}</span>
       </div>
       {links.length > 0 && (
