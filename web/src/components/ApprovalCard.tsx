@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { MessageKey } from '../i18n/catalogue';
 import { useT } from '../i18n/I18nContext';
 import { richMessage } from '../i18n/richMessage';
+import { pathsWithin } from '../render/pathsWithin';
 import type { PermissionOption } from '../state/agentMessageTypes';
 import { ProjectRootContext, projectRootOf } from '../state/ProjectRootContext';
 import { useSession } from '../state/SessionContext';
@@ -42,6 +43,11 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
     projectRootOf(state.snapshot, approval.conversationId),
   );
   const live = useStoreSelector(session.store, (state) => state.status === 'live');
+  // An agent names the file by its whole path on the host: from the project's folder, as the
+  // diff below does (two lines of a phone's card otherwise), whole on hover.
+  const tool = pathsWithin(approval.tool, root);
+  const summary = pathsWithin(approval.summary, root);
+  const heading = <strong title={tool === approval.tool ? undefined : approval.tool}>{tool}</strong>;
   const decide = async (decision: 'allow' | 'deny', optionId?: string) => {
     setBusy(true);
     const action = { action: 'approve', approvalId: approval.id, decision } as const;
@@ -55,21 +61,12 @@ export function ApprovalCard({ approval }: ApprovalCardProps) {
     setBusy(false);
   };
   return (
-    <section
-      class="approval"
-      aria-label={t('approvalFor', { tool: approval.tool })}
-      data-approval-id={approval.id}
-    >
+    <section class="approval" aria-label={t('approvalFor', { tool })} data-approval-id={approval.id}>
       <p class="approval-summary">
         {/* An agent's request names its call by one title, given as both: said once. */}
-        {approval.summary === approval.tool ? (
-          <strong>{approval.tool}</strong>
-        ) : (
-          richMessage(t('approvalWantsTo'), {
-            tool: <strong>{approval.tool}</strong>,
-            summary: approval.summary,
-          })
-        )}
+        {approval.summary === approval.tool
+          ? heading
+          : richMessage(t('approvalWantsTo'), { tool: heading, summary })}
       </p>
       <ProjectRootContext.Provider value={root}>
         {approval.diffs?.map((diff) => (
