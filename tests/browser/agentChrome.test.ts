@@ -37,7 +37,8 @@ const MODEL: acp.SessionConfigOption = {
   currentValue: 'small',
   options: [
     { value: 'small', name: 'Small' },
-    { value: 'large', name: 'Large' },
+    // As long as opencode's names of its models ("provider/model"): the popover must still fit.
+    { value: 'large', name: 'Local scripted model/Large model (offline)' },
   ],
 };
 
@@ -232,6 +233,11 @@ describe('agent chrome on a phone in Chromium: agent and project, modes, plan, c
       const popover = page.getByRole('dialog', { name: 'Agent mode and settings' });
       await popover.waitFor();
       await shot(page, `agent-mode-picker-${scheme}`);
+      // The popover stays on the screen with the longest option in it: opencode's model names
+      // pushed it 98 px past the left edge of a 390 px phone, its labels cut.
+      const box = await popover.boundingBox();
+      expect(box?.x).toBeGreaterThanOrEqual(0);
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
       expect(await seriousFindings(page, `mode picker, ${scheme}`)).toEqual([]);
       expect(await smallTargets(page, '.agent-picker')).toEqual([]);
       if (scheme === 'light') {

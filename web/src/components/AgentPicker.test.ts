@@ -15,6 +15,32 @@ describe('pickerLabel', () => {
     expect(pickerLabel(withoutModes)).toBe('Small');
     expect(pickerLabel({ configOptions: [] })).toBeNull();
   });
+
+  // opencode gives no ACP modes but a setting of category "mode" (build / plan) after its
+  // model: the pill named the model ("Local script…"), not what a person switches on a phone.
+  it('names a setting of category mode before the first setting', () => {
+    const model = {
+      id: 'model',
+      name: 'Model',
+      category: 'model',
+      type: 'select' as const,
+      currentValue: 'local/fake',
+      options: [{ value: 'local/fake', name: 'Local scripted model/Fake' }],
+    };
+    const mode = {
+      id: 'mode',
+      name: 'Session Mode',
+      category: 'mode',
+      type: 'select' as const,
+      currentValue: 'build',
+      options: [
+        { value: 'build', name: 'build' },
+        { value: 'plan', name: 'plan' },
+      ],
+    };
+    expect(pickerLabel({ configOptions: [model, mode] })).toBe('build');
+    expect(pickerLabel({ configOptions: [model] })).toBe('Local scripted model/Fake');
+  });
 });
 
 describe('AgentPicker', () => {

@@ -13,12 +13,17 @@ function pickerView({ snapshot }: StoreState) {
   return { modes: agentSession.modes, configOptions: agentSession.configOptions };
 }
 
-/** The words on the button: the current mode, else the first setting's current choice. */
+/**
+ * The words on the button: the current mode, else the choice of a setting that is the mode
+ * (category `mode`: opencode's build / plan, given as a setting after its model), else the
+ * first setting's current choice.
+ */
 export function pickerLabel(view: Pick<AgentSession, 'modes' | 'configOptions'>): string | null {
   const { modes, configOptions } = view;
   if (modes && modes.list.length > 0)
     return modes.list.find((m) => m.id === modes.current)?.name ?? modes.current;
-  const first = configOptions.find((o) => o.type === 'select');
+  const selects = configOptions.filter((o) => o.type === 'select');
+  const first = selects.find((o) => o.category === 'mode') ?? selects[0];
   if (!first) return null;
   return first.options?.find((o) => o.value === first.currentValue)?.name ?? String(first.currentValue);
 }
