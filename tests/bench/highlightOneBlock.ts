@@ -9,8 +9,9 @@
  *
  * A build with one chunk of every grammar (lowlight's `common`, before) exports `highlight`;
  * a build with a chunk per grammar exports `createHighlighter`, and the bench loads the core and
- * the grammars TypeScript needs (typescript, javascript, css, graphql, xml) side by side, as
- * web/src/markdown/loadHighlighter.ts does.
+ * the grammars TypeScript needs (typescript, javascript, css, graphql, xml: the last four in one
+ * chunk, webGrammars, where the build has it) side by side, as web/src/markdown/loadHighlighter.ts
+ * does.
  * Run: pnpm --filter @webbridge/web build && node --import tsx tests/bench/highlightOneBlock.ts
  * Options: `--dist <dir>` (repeatable: builds compared in turn; default web/dist), `--rate 6`
  * (CPU throttle; default 6), `--runs 5`.
@@ -55,8 +56,10 @@ function chunksOf(dist: string): string[] {
     if (!file) throw new Error(`no ${name} chunk in ${dist}`);
     return file;
   };
-  const split = files.some((f) => /^typescript-[\w-]{8}\.js$/.test(f));
-  return [find('highlight'), ...(split ? TYPESCRIPT_NEEDS.map(find) : [])];
+  if (!files.some((f) => /^typescript-[\w-]{8}\.js$/.test(f))) return [find('highlight')];
+  // The grammars TypeScript embeds, in one chunk (webGrammars) or each in its own.
+  const grouped = files.some((f) => /^webGrammars-[\w-]{8}\.js$/.test(f));
+  return [find('highlight'), ...(grouped ? ['typescript', 'webGrammars'] : TYPESCRIPT_NEEDS).map(find)];
 }
 
 /** Serves `dist`'s assets and an empty page on a free port of this machine. */
@@ -105,7 +108,12 @@ async function measure(browser: Browser, origin: string, chunks: readonly string
           const highlighter = core.createHighlighter();
           highlighter.register(
             Object.fromEntries(
-              grammars.map((g, i) => [/^([a-z]+)-/.exec(chunks[i + 1] ?? '')?.[1] ?? '', g.default]),
+              grammars.flatMap((g, i) =>
+                // A grammar's own chunk exports it as default, a shared one by name.
+                g.default
+                  ? [[/^([a-z]+)-/.exec(chunks[i + 1] ?? '')?.[1] ?? '', g.default]]
+                  : Object.entries(g),
+              ),
             ),
           );
           highlight = highlighter.highlight;

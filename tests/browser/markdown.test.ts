@@ -135,7 +135,7 @@ describe('markdown, code and math in Chromium', () => {
     expect(chunks).toContain('highlight');
     // Python's grammar alone, not every language's: each is its own chunk.
     expect(chunks).toContain('python');
-    for (const other of ['typescript', 'javascript', 'xml', 'css', 'cpp', 'bash'])
+    for (const other of ['typescript', 'webGrammars', 'cpp', 'bash'])
       expect(chunks, other).not.toContain(other);
     expect(problems).toEqual([]);
     await context.close();

@@ -16,7 +16,8 @@ export interface Grammar {
 
 /**
  * highlight.js's 37 `common` grammars (lowlight's `common`, which the page registered all at
- * at once before: ~900 ms of one task at 25× CPU throttle), each its own chunk. Aliases and `uses`
+ * at once before: ~900 ms of one task at 25× CPU throttle), each its own chunk but for css,
+ * graphql, javascript and xml, which need one another and share one (webGrammars.ts). Aliases and `uses`
  * are what each grammar declares (aliases; `subLanguage` in its modes), checked against the
  * grammars themselves by grammars.test.ts.
  */
@@ -29,14 +30,17 @@ export const GRAMMARS = {
     aliases: ['cc', 'c++', 'h++', 'hpp', 'hh', 'hxx', 'cxx'],
   },
   csharp: { load: () => import('highlight.js/lib/languages/csharp'), aliases: ['cs', 'c#'] },
-  css: { load: () => import('highlight.js/lib/languages/css'), aliases: [] },
+  css: { load: () => import('./webGrammars').then(({ css }) => ({ default: css })), aliases: [] },
   diff: { load: () => import('highlight.js/lib/languages/diff'), aliases: ['patch'] },
   go: { load: () => import('highlight.js/lib/languages/go'), aliases: ['golang'] },
-  graphql: { load: () => import('highlight.js/lib/languages/graphql'), aliases: ['gql'] },
+  graphql: {
+    load: () => import('./webGrammars').then(({ graphql }) => ({ default: graphql })),
+    aliases: ['gql'],
+  },
   ini: { load: () => import('highlight.js/lib/languages/ini'), aliases: ['toml'] },
   java: { load: () => import('highlight.js/lib/languages/java'), aliases: ['jsp'] },
   javascript: {
-    load: () => import('highlight.js/lib/languages/javascript'),
+    load: () => import('./webGrammars').then(({ javascript }) => ({ default: javascript })),
     aliases: ['js', 'jsx', 'mjs', 'cjs'],
     uses: ['css', 'graphql', 'xml'],
   },
@@ -90,7 +94,7 @@ export const GRAMMARS = {
   vbnet: { load: () => import('highlight.js/lib/languages/vbnet'), aliases: ['vb'] },
   wasm: { load: () => import('highlight.js/lib/languages/wasm'), aliases: [] },
   xml: {
-    load: () => import('highlight.js/lib/languages/xml'),
+    load: () => import('./webGrammars').then(({ xml }) => ({ default: xml })),
     aliases: ['html', 'xhtml', 'rss', 'atom', 'xjb', 'xsd', 'xsl', 'plist', 'wsf', 'svg'],
     // Its <script> also names handlebars, which is not among these: plain there, as before.
     uses: ['css', 'javascript'],
