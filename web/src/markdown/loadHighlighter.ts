@@ -55,7 +55,7 @@ export function createHighlighterLoader(
 
 /**
  * The page's highlighter, loaded on demand for the language a finished code block or a diff
- * needs: the core chunk (lowlight, ~10 KiB gzip) and that language's grammars only.
+ * needs: the core chunk (lowlight, ~9 KiB gzip) and that language's grammars only.
  */
 export const loadHighlighter: HighlighterLoader = createHighlighterLoader(() =>
   import('./highlight').then(({ createHighlighter }) => createHighlighter()),
