@@ -122,7 +122,7 @@ describe('markdown, code and math in Chromium', () => {
     await context.close();
   });
 
-  it('highlights a code block once it is complete, with a grammar loaded lazily', async () => {
+  it('highlights a code block once it is complete, with its grammar alone loaded lazily', async () => {
     const { page, problems, context } = await openConnected(browser, h);
     const chunks = recordChunks(page);
     const reply = await ask(page, `Some code:\n\n\`\`\`python\n${PYTHON}\n\`\`\`\n\nAnd after it.`);
@@ -133,6 +133,10 @@ describe('markdown, code and math in Chromium', () => {
     expect(await code.textContent()).toBe(PYTHON);
     expect(await reply.locator('.code-lang').textContent()).toBe('python');
     expect(chunks).toContain('highlight');
+    // Python's grammar alone, not every language's: each is its own chunk.
+    expect(chunks).toContain('python');
+    for (const other of ['typescript', 'webGrammars', 'cpp', 'bash'])
+      expect(chunks, other).not.toContain(other);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
+import { grammarOf } from '../markdown/grammars';
 import { loadHighlighter } from '../markdown/loadHighlighter';
 import { type HastNode, hastToPreact } from '../render/hastToPreact';
 import { whenIdle } from '../render/whenIdle';
@@ -47,7 +48,8 @@ export function CodeBlock({ code, lang, complete }: CodeBlockProps) {
     cache.has(key) ? { key, tree: cache.get(key) ?? null } : null,
   );
   const pre = useRef<HTMLPreElement>(null);
-  const wanted = complete && lang !== '' && highlighted?.key !== key;
+  // An unknown language stays plain, and loads nothing.
+  const wanted = complete && grammarOf(lang) !== undefined && highlighted?.key !== key;
   useEffect(() => {
     const element = pre.current;
     if (!wanted || !element) return;
@@ -56,11 +58,13 @@ export function CodeBlock({ code, lang, complete }: CodeBlockProps) {
     // Only blocks near the screen: a long conversation does not highlight what is not seen.
     const cancelVisible = whenVisible(element, () => {
       cancelIdle = whenSettled(() => {
-        void loadHighlighter().then(({ highlight }) => {
+        void loadHighlighter(lang).then((highlighter) => {
           if (cancelled) return;
+          // A grammar's chunk failed: plain text, and not cached (the block mounted again tries again).
+          if (!highlighter) return setHighlighted({ key, tree: null });
           let tree = cache.get(key);
           if (tree === undefined) {
-            tree = highlight(code, lang);
+            tree = highlighter.highlight(code, lang);
             if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value ?? '');
             cache.set(key, tree);
           }

@@ -1,7 +1,14 @@
 // @vitest-environment happy-dom
 import { h, render } from 'preact';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadHighlighter } from '../markdown/loadHighlighter';
 import { DiffView } from './DiffView';
+
+// The real loader, watched: which languages a diff asks for.
+vi.mock('../markdown/loadHighlighter', async (real) => {
+  const actual = await real<typeof import('../markdown/loadHighlighter')>();
+  return { ...actual, loadHighlighter: vi.fn(actual.loadHighlighter) };
+});
 
 const settle = async (root: HTMLElement) => {
   for (let i = 0; i < 50 && !root.querySelector('.diff-lines'); i++)
@@ -98,6 +105,22 @@ describe('DiffView', () => {
     await countsUntil(root, 302, '.diff-line');
     expect([...root.querySelectorAll('.diff-line .diff-text')].at(-1)?.textContent).toBe('line 300');
     expect(more()).toBeNull();
+  });
+
+  it("colours with the file's own grammar, and draws a file no grammar knows without loading any", async () => {
+    vi.mocked(loadHighlighter).mockClear();
+    render(h(DiffView, { diff: { path: 'notes.zzz', oldText: 'a\nb\n', newText: 'a\nc\n' } }), root);
+    await settle(root);
+    expect(root.querySelectorAll('.diff-line').length).toBe(3);
+    expect(loadHighlighter).not.toHaveBeenCalled();
+    render(null, root);
+    render(
+      h(DiffView, { diff: { path: 'src/a.py', oldText: 'x = 1\n', newText: 'x = 1\ndef f(): pass\n' } }),
+      root,
+    );
+    await settle(root);
+    expect(loadHighlighter).toHaveBeenCalledWith('py');
+    expect(root.querySelector('.diff-line-same .hljs-number')?.textContent).toBe('1');
   });
 
   it('marks a deletion', async () => {

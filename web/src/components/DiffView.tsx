@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
+import { grammarOf } from '../markdown/grammars';
 import type { Highlighter } from '../markdown/loadHighlighter';
 import { loadHighlighter } from '../markdown/loadHighlighter';
 import { computeDiff } from '../render/diffInWorker';
@@ -52,7 +53,8 @@ interface Whole {
  * the changed hunks with a few lines around them, word-level marks on modified lines and syntax
  * colours on the others. Long lines wrap (see DECISIONS.md: no sideways scrolling inside a list
  * that scrolls down). The rows are computed in a worker (render/diffInWorker.ts); the highlighter
- * loads on demand, the first time a diff is drawn.
+ * and the file's grammars (its extension's, and those it embeds) load on demand, the first time
+ * a diff in that language is drawn.
  *
  * Drawn in bounds, for a slow phone (tests/bench/agentDiffSlowPhone.ts): the first
  * {@link ROW_LIMIT} rows, then {@link ROW_STEP} more per "show more"; once every changed hunk
@@ -64,22 +66,11 @@ export function DiffView({ diff }: DiffViewProps) {
   const t = useT();
   const [compact, setCompact] = useState<UnifiedDiff | undefined>(undefined);
   const [whole, setWhole] = useState<Whole | undefined>(undefined);
-  // undefined while loading, null where it failed: rows wait for it, so that colours arriving
-  // later do not redraw every drawn row in one task.
-  const [highlighter, setHighlighter] = useState<Highlighter | null | undefined>(undefined);
+  const lang = languageOf(diff.path);
+  const highlighter = useHighlighter(lang);
   const [target, setTarget] = useState(ROW_LIMIT);
   const lines = useRef<HTMLDivElement>(null);
   const perLine = useCharsPerLine(lines, highlighter !== undefined && compact !== undefined);
-  useEffect(() => {
-    let live = true;
-    loadHighlighter().then(
-      (loaded) => live && setHighlighter(loaded),
-      () => live && setHighlighter(null),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
   // Computed off the main thread: a long file's diff is seconds of one task on a slow phone.
   useEffect(() => {
     let live = true;
@@ -123,7 +114,6 @@ export function DiffView({ diff }: DiffViewProps) {
     setWhole({ diff: computed, kept });
   };
   const more = Math.min(ROW_STEP, total - target);
-  const lang = languageOf(diff.path);
   const change = compact?.change ?? (diff.oldText === null ? 'new' : 'modify');
   return (
     <section
@@ -185,6 +175,29 @@ export function DiffView({ diff }: DiffViewProps) {
       )}
     </section>
   );
+}
+
+/**
+ * The highlighter for `lang` once its grammars are loaded: undefined while they load, null
+ * where there is none (an unknown language: at once, nothing loads) or a chunk failed. Rows wait
+ * for it, so that colours arriving later do not redraw every drawn row in one task; they wait
+ * only for the grammars of this file's language, not for every language's.
+ */
+function useHighlighter(lang: string): Highlighter | null | undefined {
+  const [loaded, setLoaded] = useState<{ lang: string; highlighter: Highlighter | null } | undefined>(
+    undefined,
+  );
+  const known = grammarOf(lang) !== undefined;
+  useEffect(() => {
+    if (!known) return;
+    let live = true;
+    void loadHighlighter(lang).then((highlighter) => live && setLoaded({ lang, highlighter }));
+    return () => {
+      live = false;
+    };
+  }, [lang, known]);
+  if (!known) return null;
+  return loaded?.lang === lang ? loaded.highlighter : undefined;
 }
 
 /** File lines per group of rows (a group is what the browser skips while it is off screen). */
