@@ -122,7 +122,8 @@ function stringCheck(schema: z.ZodString): Accepts | undefined {
   // lastIndex before each test (a global pattern would otherwise resume where it stopped).
   return (value) => {
     if (typeof value !== 'string' || value.length < min || value.length > max) return false;
-    for (const pattern of patterns) {
+    for (let i = 0; i < patterns.length; i++) {
+      const pattern = patterns[i]!;
       pattern.lastIndex = 0;
       if (!pattern.test(value)) return false;
     }
@@ -148,7 +149,7 @@ function numberCheck(schema: z.ZodNumber): Accepts | undefined {
   // zod 3 refuses NaN as a number; Infinity passes unless `finite` or `int` is asked for.
   return (value) => {
     if (typeof value !== 'number' || Number.isNaN(value)) return false;
-    for (const test of tests) if (!test(value)) return false;
+    for (let i = 0; i < tests.length; i++) if (!tests[i]!(value)) return false;
     return true;
   };
 }
@@ -172,7 +173,7 @@ function arrayCheck(schema: z.ZodArray<z.ZodTypeAny>): Derived | undefined {
   return {
     accepts: (value) => {
       if (!Array.isArray(value) || value.length < min || value.length > max) return false;
-      for (const entry of value) if (!item(entry)) return false;
+      for (let i = 0; i < value.length; i++) if (!item(value[i])) return false;
       return true;
     },
     exact: element.exact,
@@ -229,20 +230,24 @@ function objectCheck(schema: z.AnyZodObject): Derived | undefined {
   const { unknownKeys, catchall } = schema._def;
   if ((unknownKeys !== 'strict' && unknownKeys !== 'strip') || !(catchall instanceof z.ZodNever))
     return undefined;
-  const fields: [string, Accepts][] = [];
+  const keys: string[] = [];
+  const checks: Accepts[] = [];
   let exact = unknownKeys === 'strict';
   for (const [key, field] of Object.entries(schema.shape as z.ZodRawShape)) {
     const check = derive(field);
     if (check === undefined) return undefined;
-    fields.push([key, check.accepts]);
+    keys.push(key);
+    checks.push(check.accepts);
     exact &&= check.exact;
   }
-  const known = new Set(fields.map(([key]) => key));
+  const known = new Set(keys);
+  // Indexed loops, not for-of: a phone opening a long conversation runs this before V8 has
+  // optimised it, where each iterator and destructured pair costs (docs/PERFORMANCE.md).
   return {
     accepts: (value) => {
       if (!isPlainObject(value)) return false;
       for (const key in value) if (!known.has(key)) return false;
-      for (const [key, accepts] of fields) if (!accepts(value[key])) return false;
+      for (let i = 0; i < keys.length; i++) if (!checks[i]!(value[keys[i]!])) return false;
       return true;
     },
     exact,
