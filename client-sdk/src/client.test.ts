@@ -186,6 +186,48 @@ describe('createBridgeClient: actions', () => {
   });
 });
 
+describe('createBridgeClient: fetchState', () => {
+  it('takes a valid state as sent, and gives the store that state', async () => {
+    const state = snapshot([message('a'), message('b', 'text', { parentId: 'a', model: 'echo' })]);
+    const { client, store } = setup([() => jsonResponse(200, state)], false);
+    const fetched = await client.fetchState();
+    expect(fetched).toStrictEqual(state);
+    expect(store.getState().snapshot).toBe(fetched);
+  });
+
+  it('drops keys the contract does not name, deep in the state, as zod does', async () => {
+    const state = snapshot([message('a')]);
+    const sent = {
+      ...state,
+      extra: 1,
+      conversations: { ...state.conversations, messages: [{ ...message('a'), unknownField: { x: 1 } }] },
+    };
+    const { client, store } = setup([() => jsonResponse(200, sent)], false);
+    await expect(client.fetchState()).resolves.toStrictEqual(state);
+    expect(store.getState().snapshot).toStrictEqual(state);
+  });
+
+  it('refuses a state the contract does not allow with bad_response, and keeps the one it had', async () => {
+    const broken = [
+      { ...seen, sessionRevision: -1 },
+      { ...seen, settings: { ...seen.settings, theme: 'neon' } },
+      {
+        ...seen,
+        conversations: { ...seen.conversations, messages: [{ ...message('x'), createdAt: 'now' }] },
+      },
+      { ...seen, protocol: 'other' },
+    ];
+    for (const state of broken) {
+      const { client, store } = setup([() => jsonResponse(200, state)]);
+      await expect(client.fetchState()).rejects.toMatchObject({ code: 'bad_response', status: 200 });
+      expect(store.getState().snapshot).toBe(seen);
+    }
+    const { protocol: _missing, ...withoutProtocol } = seen;
+    const { client } = setup([() => jsonResponse(200, withoutProtocol)]);
+    await expect(client.fetchState()).rejects.toMatchObject({ code: 'bad_response' });
+  });
+});
+
 describe('createBridgeClient: session-sensitive actions', () => {
   it('takes the identity from the state the user is looking at now', async () => {
     const { client, store, bodies } = setup([

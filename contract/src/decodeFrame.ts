@@ -7,8 +7,17 @@ import {
   type StreamEvent,
   stateEventSchema,
 } from './events';
+import { fastParser } from './fastAccept';
 import { PROTOCOL_VERSION } from './limits';
 import { parseJsonSafely } from './safeJson';
+
+/**
+ * The state and append checks, with the schema-derived fast test first (fastAccept.ts): a long
+ * conversation's snapshot is accepted without zod's walk, anything it does not take gets zod's
+ * parse and issues as before.
+ */
+const parseStateEvent = fastParser(stateEventSchema);
+const parseAppendFrame = fastParser(appendFrameSchema);
 
 /** One server-sent event as an SSE parser hands it over (eventsource-parser's message). */
 export interface SseMessage {
@@ -69,7 +78,7 @@ export function decodeFrame(message: SseMessage): DecodedFrame | FrameFailure | 
   if (isOtherProtocol(data)) {
     return failure('protocol_mismatch', `the server speaks another protocol than ${PROTOCOL_VERSION}`);
   }
-  const state = stateEventSchema.safeParse(data);
+  const state = parseStateEvent(data);
   if (state.success) return { type: 'state', event: state.data };
   return failure('invalid_frame', 'invalid state frame', state.error);
 }
@@ -82,7 +91,7 @@ function failure(kind: FrameFailure['kind'], message: string, cause?: unknown): 
 function decodeAppend(id: string | undefined, data: unknown): DecodedFrame | FrameFailure {
   // Number('') is 0: an append without an id must not pass as seq 0.
   const seq = id === undefined || id === '' ? Number.NaN : Number(id);
-  const frame = appendFrameSchema.safeParse(data);
+  const frame = parseAppendFrame(data);
   if (!frame.success || !Number.isSafeInteger(seq) || seq < 0) {
     return failure('invalid_frame', 'invalid append frame', frame.success ? undefined : frame.error);
   }

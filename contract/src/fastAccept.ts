@@ -13,13 +13,51 @@ export type Accepts = (value: unknown) => boolean;
  * It must never say yes where zod says no, and the value it takes must be what zod would have
  * returned. So it knows only the kinds and checks below, with zod 3's own semantics, and only
  * schemas with no transform, default or catch (their output equals their input for JSON):
- * strict objects, discriminated unions of them, strings with `min`/`max`/`length`/`regex`, numbers with
- * `int`/`min`/`max`/`finite`, literals, enums, booleans, arrays with length bounds, optionals,
- * plain unions of these.
+ * objects (strict ones; stripping ones only when the value has no key they would strip),
+ * discriminated unions of them, strings with `min`/`max`/`length`/`regex`, numbers with
+ * `int`/`min`/`max`/`finite`, literals, enums, booleans, arrays with length bounds, tuples,
+ * optionals, nullables, plain unions of these (of members zod never changes, see `exact`).
  * Anything else gives undefined, and the caller parses with zod. tests/properties/
- * fastAccept.test.ts holds it to zod on generated values.
+ * fastAccept.property.test.ts holds it to zod on generated values, and
+ * stateFastAccept.property.test.ts on states and events.
  */
 export function fastAccept(schema: z.ZodTypeAny): Accepts | undefined {
+  return derive(schema)?.accepts;
+}
+
+/**
+ * A schema's fast test, and whether zod returns every value it takes unchanged (`exact`): not
+ * so for a stripping object, which zod takes with unknown keys and returns without them. A
+ * union needs to know (unionCheck).
+ */
+interface Derived {
+  readonly accepts: Accepts;
+  readonly exact: boolean;
+}
+
+function derive(schema: z.ZodTypeAny): Derived | undefined {
+  if (schema instanceof z.ZodObject) return objectCheck(schema);
+  if (schema instanceof z.ZodArray) return arrayCheck(schema);
+  if (schema instanceof z.ZodOptional) {
+    const inner = derive(schema.unwrap());
+    return inner && { accepts: (value) => value === undefined || inner.accepts(value), exact: inner.exact };
+  }
+  if (schema instanceof z.ZodNullable) {
+    const inner = derive(schema.unwrap());
+    return inner && { accepts: (value) => value === null || inner.accepts(value), exact: inner.exact };
+  }
+  if (schema instanceof z.ZodDiscriminatedUnion) return discriminatedCheck(schema);
+  if (schema instanceof z.ZodUnion) return unionCheck(schema);
+  if (schema instanceof z.ZodTuple) return tupleCheck(schema);
+  return exactly(leafCheck(schema));
+}
+
+function exactly(accepts: Accepts | undefined): Derived | undefined {
+  return accepts && { accepts, exact: true };
+}
+
+/** The kinds with no inner schema: zod returns the very value it takes. */
+function leafCheck(schema: z.ZodTypeAny): Accepts | undefined {
   if (schema instanceof z.ZodString) return stringCheck(schema);
   if (schema instanceof z.ZodNumber) return numberCheck(schema);
   if (schema instanceof z.ZodBoolean) {
@@ -30,26 +68,23 @@ export function fastAccept(schema: z.ZodTypeAny): Accepts | undefined {
     const values = new Set<unknown>(schema.options as string[]);
     return (value) => typeof value === 'string' && values.has(value);
   }
-  if (schema instanceof z.ZodOptional) {
-    const inner = fastAccept(schema.unwrap());
-    return inner && ((value) => value === undefined || inner(value));
-  }
-  if (schema instanceof z.ZodArray) return arrayCheck(schema);
-  if (schema instanceof z.ZodObject) return strictObjectCheck(schema);
-  if (schema instanceof z.ZodDiscriminatedUnion) return discriminatedCheck(schema);
-  if (schema instanceof z.ZodUnion) return unionCheck(schema);
   return undefined;
 }
 
-/** A plain union: accepted when one of its members is (each derived the same way, or none is). */
-function unionCheck(schema: z.ZodUnion<readonly [z.ZodTypeAny, ...z.ZodTypeAny[]]>): Accepts | undefined {
+/**
+ * A plain union: accepted when one of its members is (each derived the same way, or none is).
+ * zod returns the first member that takes the value, which may come before the one this test
+ * found (a stripping object takes a value with an unknown key that this refuses), so every
+ * member must be exact: whichever zod picks, it returns the value unchanged.
+ */
+function unionCheck(schema: z.ZodUnion<readonly [z.ZodTypeAny, ...z.ZodTypeAny[]]>): Derived | undefined {
   const members: Accepts[] = [];
   for (const option of schema.options) {
-    const check = fastAccept(option);
-    if (check === undefined) return undefined;
-    members.push(check);
+    const check = derive(option);
+    if (check === undefined || !check.exact) return undefined;
+    members.push(check.accepts);
   }
-  return (value) => members.some((accepts) => accepts(value));
+  return { accepts: (value) => members.some((accepts) => accepts(value)), exact: true };
 }
 
 /** What a zod 3 string's checks ask, gathered: its length bounds, its patterns, other kinds. */
@@ -87,7 +122,8 @@ function stringCheck(schema: z.ZodString): Accepts | undefined {
   // lastIndex before each test (a global pattern would otherwise resume where it stopped).
   return (value) => {
     if (typeof value !== 'string' || value.length < min || value.length > max) return false;
-    for (const pattern of patterns) {
+    for (let i = 0; i < patterns.length; i++) {
+      const pattern = patterns[i]!;
       pattern.lastIndex = 0;
       if (!pattern.test(value)) return false;
     }
@@ -113,7 +149,7 @@ function numberCheck(schema: z.ZodNumber): Accepts | undefined {
   // zod 3 refuses NaN as a number; Infinity passes unless `finite` or `int` is asked for.
   return (value) => {
     if (typeof value !== 'number' || Number.isNaN(value)) return false;
-    for (const test of tests) if (!test(value)) return false;
+    for (let i = 0; i < tests.length; i++) if (!tests[i]!(value)) return false;
     return true;
   };
 }
@@ -124,19 +160,53 @@ function literalCheck(schema: z.ZodLiteral<unknown>): Accepts | undefined {
   return (value) => value === expected;
 }
 
-function arrayCheck(schema: z.ZodArray<z.ZodTypeAny>): Accepts | undefined {
-  const item = fastAccept(schema.element);
-  if (item === undefined) return undefined;
+function arrayCheck(schema: z.ZodArray<z.ZodTypeAny>): Derived | undefined {
+  const element = derive(schema.element);
+  if (element === undefined) return undefined;
+  const item = element.accepts;
   const { minLength, maxLength, exactLength } = schema._def;
   const min = Math.max(minLength?.value ?? 0, exactLength?.value ?? 0);
   const max = Math.min(
     maxLength?.value ?? Number.POSITIVE_INFINITY,
     exactLength?.value ?? Number.POSITIVE_INFINITY,
   );
-  return (value) => {
-    if (!Array.isArray(value) || value.length < min || value.length > max) return false;
-    for (const entry of value) if (!item(entry)) return false;
-    return true;
+  return {
+    accepts: (value) => {
+      if (!Array.isArray(value) || value.length < min || value.length > max) return false;
+      for (let i = 0; i < value.length; i++) if (!item(value[i])) return false;
+      return true;
+    },
+    exact: element.exact,
+  };
+}
+
+/** zod 3's tuple: an array of at least its items' count, and no more unless it has a rest. */
+function tupleCheck(
+  schema: z.ZodTuple<[z.ZodTypeAny, ...z.ZodTypeAny[]], z.ZodTypeAny | null>,
+): Derived | undefined {
+  const items: Accepts[] = [];
+  let exact = true;
+  for (const item of schema.items as z.ZodTypeAny[]) {
+    const check = derive(item);
+    if (check === undefined) return undefined;
+    items.push(check.accepts);
+    exact &&= check.exact;
+  }
+  const restSchema: z.ZodTypeAny | null = schema._def.rest;
+  const rest = restSchema === null ? undefined : derive(restSchema);
+  if (restSchema !== null && rest === undefined) return undefined;
+  exact &&= rest?.exact ?? true;
+  const count = items.length;
+  return {
+    accepts: (value) => {
+      if (!Array.isArray(value) || value.length < count || (rest === undefined && value.length > count)) {
+        return false;
+      }
+      for (let i = 0; i < count; i++) if (!items[i]!(value[i])) return false;
+      for (let i = count; i < value.length; i++) if (!rest!.accepts(value[i])) return false;
+      return true;
+    },
+    exact,
   };
 }
 
@@ -150,38 +220,60 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   );
 }
 
-function strictObjectCheck(schema: z.AnyZodObject): Accepts | undefined {
-  // A stripping or passing-through object returns something else than it was given.
-  if (schema._def.unknownKeys !== 'strict' || !(schema._def.catchall instanceof z.ZodNever)) return undefined;
-  const fields: [string, Accepts][] = [];
+/**
+ * A strict object, or a stripping one (zod 3's default): both return a value with no unknown
+ * key unchanged, so this accepts only such values. A stripping object's value with an unknown
+ * key goes to zod, which strips it (so a stripping object is not `exact`). A passing-through
+ * object or one with a catchall is left to zod: it copies unknown keys but drops `__proto__`.
+ */
+function objectCheck(schema: z.AnyZodObject): Derived | undefined {
+  const { unknownKeys, catchall } = schema._def;
+  if ((unknownKeys !== 'strict' && unknownKeys !== 'strip') || !(catchall instanceof z.ZodNever))
+    return undefined;
+  const keys: string[] = [];
+  const checks: Accepts[] = [];
+  let exact = unknownKeys === 'strict';
   for (const [key, field] of Object.entries(schema.shape as z.ZodRawShape)) {
-    const accepts = fastAccept(field);
-    if (accepts === undefined) return undefined;
-    fields.push([key, accepts]);
+    const check = derive(field);
+    if (check === undefined) return undefined;
+    keys.push(key);
+    checks.push(check.accepts);
+    exact &&= check.exact;
   }
-  const known = new Set(fields.map(([key]) => key));
-  return (value) => {
-    if (!isPlainObject(value)) return false;
-    for (const key in value) if (!known.has(key)) return false;
-    for (const [key, accepts] of fields) if (!accepts(value[key])) return false;
-    return true;
+  const known = new Set(keys);
+  // Indexed loops, not for-of: a phone opening a long conversation runs this before V8 has
+  // optimised it, where each iterator and destructured pair costs (docs/PERFORMANCE.md).
+  return {
+    accepts: (value) => {
+      if (!isPlainObject(value)) return false;
+      for (const key in value) if (!known.has(key)) return false;
+      for (let i = 0; i < keys.length; i++) if (!checks[i]!(value[keys[i]!])) return false;
+      return true;
+    },
+    exact,
   };
 }
 
+/** zod 3 picks the one option the discriminator names, so no option's order matters here. */
 function discriminatedCheck(
   schema: z.ZodDiscriminatedUnion<string, z.ZodDiscriminatedUnionOption<string>[]>,
-): Accepts {
+): Derived {
   const byValue = new Map<unknown, Accepts>();
+  let exact = true;
   for (const [value, option] of schema.optionsMap) {
-    const accepts = fastAccept(option);
+    const check = derive(option);
     // An option it cannot follow is left to zod: its values are never accepted here.
-    if (accepts !== undefined) byValue.set(value, accepts);
+    if (check !== undefined) byValue.set(value, check.accepts);
+    exact &&= check?.exact === true;
   }
   const { discriminator } = schema;
-  return (value) => {
-    if (!isPlainObject(value)) return false;
-    const accepts = byValue.get(value[discriminator]);
-    return accepts?.(value) === true;
+  return {
+    accepts: (value) => {
+      if (!isPlainObject(value)) return false;
+      const accepts = byValue.get(value[discriminator]);
+      return accepts?.(value) === true;
+    },
+    exact,
   };
 }
 

@@ -10,6 +10,7 @@ const BENCHMARKS = [
   'latency',
   'streams',
   'reducer',
+  'stateCheck',
   'openClose',
   'writeFloor',
   'resumeRing',
