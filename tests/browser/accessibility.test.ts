@@ -113,6 +113,13 @@ describe('accessibility by axe-core in Chromium: 0 serious or critical findings'
             await page.getByRole('button', { name: 'Open menu' }).click();
             await page.waitForTimeout(300);
             await check('drawer');
+            // Each disclosure shows that it opens: a phone's summary is a flex row (44 px), which
+            // drops the browser's own marker, and Tools, Settings and Devices showed none.
+            const markers = (await page.evaluate(
+              "[...document.querySelectorAll('summary')].filter((s) => s.getClientRects().length > 0).map((s) => [s.textContent.trim(), s.parentElement.open, getComputedStyle(s, '::before').content])",
+            )) as [string, boolean, string][];
+            expect(markers.length).toBeGreaterThan(2);
+            expect(markers.filter(([, open, content]) => content !== (open ? '"▾"' : '"▸"'))).toEqual([]);
           }
           await page.getByText('Settings', { exact: true }).click();
           await check('settings');
