@@ -29,6 +29,16 @@ const HOST_TOOLS: Readonly<Record<string, { verb: ApprovalAsk['verb']; arg: 'pat
   run_command: { verb: 'run', arg: 'command' },
 };
 
+/** What {@link approvalAsk} reads of an approval (the contract's `Approval` has all of it). */
+export interface AskedApproval {
+  readonly tool: string;
+  readonly args: string;
+  /** Present on an ACP agent's question only: its `tool` and `args` are then the agent's own. */
+  readonly options?: readonly unknown[] | undefined;
+  /** What the call would change, file by file. */
+  readonly diffs?: readonly { readonly path: string; readonly oldText: string | null }[] | undefined;
+}
+
 /**
  * What a notification (a push, a page's background notice) says about an approval: a verb and
  * a target, the tool's file or program for the host's own tools, and the tool's name alone for
@@ -36,10 +46,21 @@ const HOST_TOOLS: Readonly<Record<string, { verb: ApprovalAsk['verb']; arg: 'pat
  * vendor's push service: an MCP tool's arguments (a shell line with a password in it, a body of
  * text) never reach either, only the app's approval card shows them.
  *
+ * An ACP agent's question (one with `options`) has no tool name to say: its `tool` is the
+ * agent's free-text title for the call (a shell call's command line, credentials and all) and
+ * its `args` the call's raw input. It names the file its diff changes, by its name ("Edit
+ * parser.ts?"), else the agent (`agent`: its name as the page shows it).
+ *
  * @example approvalAsk({ tool: 'write_file', args: '{"path":"notes.md","content":"…"}' })
  * // { verb: 'write', target: 'notes.md' }
  */
-export function approvalAsk(approval: { readonly tool: string; readonly args: string }): ApprovalAsk {
+export function approvalAsk(approval: AskedApproval, agent = 'agent'): ApprovalAsk {
+  if (approval.options !== undefined) {
+    const diff = approval.diffs?.[0];
+    const file = diff === undefined ? '' : oneLine(diff.path.split(/[\\/]/).at(-1) ?? '');
+    if (diff === undefined || file === '') return { verb: 'use', target: oneLine(agent) };
+    return { verb: diff.oldText === null ? 'write' : 'edit', target: file };
+  }
   const use: ApprovalAsk = { verb: 'use', target: oneLine(approval.tool) };
   const own = Object.hasOwn(HOST_TOOLS, approval.tool) ? HOST_TOOLS[approval.tool] : undefined;
   if (own === undefined) return use;
@@ -49,6 +70,35 @@ export function approvalAsk(approval: { readonly tool: string; readonly args: st
   const target = own.arg === 'command' ? (value.trim().split(/\s+/)[0] ?? '').split(/[\\/]/).at(-1) : value;
   const line = oneLine(target ?? '');
   return line === '' ? use : { verb: own.verb, target: line };
+}
+
+/**
+ * The tool a notification may name for an approval: the tool's own name, or for an ACP agent's
+ * question (whose `tool` is the agent's free text, see {@link approvalAsk}) the agent's name.
+ */
+export function notifiedTool(approval: AskedApproval, agent = 'agent'): string {
+  return approval.options === undefined ? approval.tool : oneLine(agent);
+}
+
+/**
+ * The name a page shows for the agent behind conversation `conversationId` (its `initialize`
+ * title, else its id), from a snapshot or projection; undefined for the built-in loop or an
+ * unknown conversation.
+ */
+export function agentNameOf(
+  state: {
+    readonly conversations: {
+      readonly list: readonly { readonly id: string; readonly agentId?: string | undefined }[];
+    };
+    readonly agents?:
+      | { readonly list: readonly { readonly name: string; readonly title?: string | undefined }[] }
+      | undefined;
+  },
+  conversationId: string,
+): string | undefined {
+  const agentId = state.conversations.list.find((c) => c.id === conversationId)?.agentId;
+  if (agentId === undefined) return undefined;
+  return state.agents?.list.find((a) => a.name === agentId)?.title ?? agentId;
 }
 
 function argsOf(json: string): Record<string, unknown> {

@@ -55,7 +55,7 @@ export {
   stopReasonSchema,
 } from './agents';
 export type { ApprovalAsk } from './approvalAsk';
-export { approvalAsk, approvalAskSchema } from './approvalAsk';
+export { type AskedApproval, agentNameOf, approvalAsk, approvalAskSchema, notifiedTool } from './approvalAsk';
 export { CONNECTION_STRINGS_AR } from './connectionStrings/ar';
 export { CONNECTION_STRINGS_DE } from './connectionStrings/de';
 export { CONNECTION_STRINGS_ES } from './connectionStrings/es';

@@ -56,7 +56,8 @@ export const pushPayloadSchema = z.discriminatedUnion('kind', [
   /**
    * An approval waits: its tool, what the notification asks (`ask`, which the service worker
    * says in the page's language) and the same in English (`summary`). Only the host's own tools
-   * name a file or a program; any other tool is named alone (never its arguments).
+   * name a file or a program; any other tool is named alone (never its arguments); an ACP
+   * agent's question names its diff's file or the agent, never the agent's title for the call.
    */
   z.object({
     kind: z.literal('approval'),

@@ -5,7 +5,7 @@ import { type Action, type PushPayload, pushPayloadSchema } from '@webbridge/con
 import type { ActionOrigin } from '@webbridge/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeAgentCommand } from '../support/acp/fakeAgentCommand';
-import { edit, say, turn } from '../support/acp/fakeSteps';
+import { edit, say, turn, update } from '../support/acp/fakeSteps';
 import { act, getState, guardOf, waitFor } from '../support/api';
 import {
   type LocalPushService,
@@ -27,6 +27,9 @@ let h: TestHost;
 let service: LocalPushService;
 let file: string;
 let logFile: string;
+/** A command line with a credential in it: agents name a shell call by its command. */
+const SECRET = 'sk-live-4417-never-on-a-lock-screen';
+const COMMAND = `curl -H 'Authorization: Bearer ${SECRET}' https://deploy.example/run`;
 
 beforeAll(async () => {
   service = await startLocalPushService();
@@ -40,6 +43,22 @@ beforeAll(async () => {
       turn(...edit({ path: file, newText: 'the plan\n' }), say('Planned.')),
       // A turn that ends on its tool call, with nothing said after it.
       turn(...edit({ path: file, newText: 'the plan, again\n', toolCallId: 'edit-2' })),
+      // A shell call, named by its command line as agents name them.
+      turn(
+        update({
+          sessionUpdate: 'tool_call',
+          toolCallId: 'run-1',
+          title: COMMAND,
+          kind: 'execute',
+          status: 'pending',
+          rawInput: { command: COMMAND },
+        }),
+        {
+          type: 'permission',
+          toolCall: { toolCallId: 'run-1', title: COMMAND, kind: 'execute', status: 'pending' },
+        },
+        say('Deployed.'),
+      ),
     ],
   });
   h = await startTestHost({
@@ -150,5 +169,45 @@ describe("an ACP agent's permission request over Web Push", () => {
     const payloads = await pushed(watch, 3);
     expect(payloads.map((p) => p.kind).sort()).toEqual(['answered', 'approval', 'reply']);
     expect(payloads.find((p) => p.kind === 'reply')).toMatchObject({ outcome: 'finished' });
+  });
+
+  // An agent's title for its tool call is its own free text: a shell call is named by its command
+  // line (Claude Code, opencode), which may hold a credential. A push passes through the browser
+  // vendor's push service and shows on a locked screen: like the host's own run_command, it says
+  // neither the command nor its arguments. The app's approval card still shows them.
+  it("never pushes an agent's tool call title or input: a shell call's credential stays in the app", async () => {
+    const pocket = await service.subscribe(h.host.push!.vapid.publicKey);
+    await asDevice(
+      { device: { id: 'dev-pocket', name: 'Pocket' } },
+      {
+        action: 'subscribePush',
+        subscription: { endpoint: pocket.endpoint, keys: pocket.keys },
+        choices: { approvals: true, replies: false },
+      },
+    );
+    await act(h, { action: 'send', text: 'deploy', ...guardOf(await getState(h)) });
+    const [asked] = await pushed(pocket, 1);
+    if (asked?.kind !== 'approval') throw new Error(`not an approval: ${JSON.stringify(asked)}`);
+    expect(JSON.stringify(asked)).not.toContain(SECRET);
+    expect(JSON.stringify(asked)).not.toContain('curl');
+    // The agent as the page names it (its `initialize` title).
+    expect(asked).toMatchObject({
+      tool: 'Fake Agent',
+      ask: { verb: 'use', target: 'Fake Agent' },
+      summary: 'Use Fake Agent?',
+    });
+    const state = await getState(h);
+    expect(state.approvals[0]?.tool).toBe(COMMAND);
+    const allowed = await fetch(`${h.url}/api/push/decide`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: asked.token, decision: 'allow' }),
+    });
+    expect(allowed.status).toBe(200);
+    const raw = await waitFor(async () => {
+      const messages = await service.messages(pocket);
+      return messages.length >= 2 ? messages : undefined;
+    });
+    for (const text of raw) expect(text).not.toContain(SECRET);
   });
 });

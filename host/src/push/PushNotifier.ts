@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { type Approval, approvalAsk, type Projection, type PushPayload } from '@webbridge/contract';
+import {
+  type Approval,
+  agentNameOf,
+  approvalAsk,
+  notifiedTool,
+  type Projection,
+  type PushPayload,
+} from '@webbridge/contract';
 import type { ChatController } from '../controller/ChatController';
 import type { StoredPushSubscription } from '../db/PushSubscriptionTable';
 import type { ApprovalTokens } from './ApprovalTokens';
@@ -44,7 +51,7 @@ export interface PushNotifierOptions {
  */
 export class PushNotifier {
   /** Pending approvals seen so far, and the devices each was pushed to. */
-  private readonly waiting = new Map<string, { approval: Approval; told: Set<string> }>();
+  private readonly waiting = new Map<string, { approval: Approval; tool: string; told: Set<string> }>();
   private lastRun: { conversationId: string; messageId: string | null; state: string } | undefined;
   /** The approvals of the projection last looked at (projections are immutable: same array, same approvals). */
   private lastApprovals: Projection['approvals'] | undefined;
@@ -60,7 +67,8 @@ export class PushNotifier {
     // Approvals that waited before this run are not pushed again (their tokens died with the
     // last run); they are still replaced when answered, for any device told from now on.
     const state = controller.readState();
-    for (const approval of state.approvals) this.waiting.set(approval.id, { approval, told: new Set() });
+    for (const approval of state.approvals)
+      this.waiting.set(approval.id, { approval, tool: toolOf(approval, state), told: new Set() });
     this.remember(state);
     this.unsubscribe = controller.subscribe(() => this.onChange(controller.readState()));
   }
@@ -83,12 +91,12 @@ export class PushNotifier {
     const pending = new Set<string>();
     for (const approval of state.approvals) {
       pending.add(approval.id);
-      if (!this.waiting.has(approval.id)) this.approvalWaits(approval);
+      if (!this.waiting.has(approval.id)) this.approvalWaits(approval, state);
     }
     for (const [id, entry] of this.waiting) {
       if (pending.has(id)) continue;
       this.waiting.delete(id);
-      this.approvalEnded(entry.approval, entry.told);
+      this.approvalEnded(entry.approval, entry.tool, entry.told);
     }
     this.replyEnded(state);
     this.remember(state);
@@ -118,9 +126,12 @@ export class PushNotifier {
       );
   }
 
-  private approvalWaits(approval: Approval): void {
+  private approvalWaits(approval: Approval, state: Projection): void {
     const told = new Set<string>();
-    this.waiting.set(approval.id, { approval, told });
+    // An agent's question is said by its diff's file or the agent's name, never its title.
+    const agent = agentNameOf(state, approval.conversationId);
+    const tool = notifiedTool(approval, agent);
+    this.waiting.set(approval.id, { approval, tool, told });
     for (const subscription of this.subscribers('approvals')) {
       const token = this.tokens.issue({
         approvalId: approval.id,
@@ -132,9 +143,9 @@ export class PushNotifier {
         tag: approvalTag(approval.id),
         approvalId: approval.id,
         conversationId: approval.conversationId,
-        tool: approval.tool,
-        ask: approvalAsk(approval),
-        summary: lockScreenSummary(approval),
+        tool,
+        ask: approvalAsk(approval, agent),
+        summary: lockScreenSummary(approval, agent),
         token,
       };
       told.add(subscription.deviceId);
@@ -142,14 +153,14 @@ export class PushNotifier {
     }
   }
 
-  private approvalEnded(approval: Approval, told: ReadonlySet<string>): void {
+  private approvalEnded(approval: Approval, tool: string, told: ReadonlySet<string>): void {
     this.tokens.voidApproval(approval.id);
     if (told.size === 0) return;
     const outcome = this.controller.approvals.outcomeOf(approval.id);
     const tag = approvalTag(approval.id);
     const payload: PushPayload =
       typeof outcome === 'object'
-        ? { kind: 'answered', tag, approvalId: approval.id, tool: approval.tool, decided: outcome }
+        ? { kind: 'answered', tag, approvalId: approval.id, tool, decided: outcome }
         : { kind: 'withdrawn', tag, approvalId: approval.id };
     for (const subscription of this.controller.pushSubscriptions.all()) {
       if (told.has(subscription.deviceId) && this.endpointAllowed(subscription.endpoint))
@@ -210,4 +221,9 @@ export class PushNotifier {
     };
     this.queue.enqueue(job);
   }
+}
+
+/** What a push may name as an approval's tool (an agent's question: the agent). */
+function toolOf(approval: Approval, state: Projection): string {
+  return notifiedTool(approval, agentNameOf(state, approval.conversationId));
 }

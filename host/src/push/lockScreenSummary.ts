@@ -1,4 +1,4 @@
-import { type Approval, type ApprovalAsk, approvalAsk } from '@webbridge/contract';
+import { type ApprovalAsk, type AskedApproval, approvalAsk } from '@webbridge/contract';
 
 /** The English of each ask; pages and service workers say it in their own language. */
 const ENGLISH: Readonly<Record<ApprovalAsk['verb'], string>> = {
@@ -13,9 +13,10 @@ const ENGLISH: Readonly<Record<ApprovalAsk['verb'], string>> = {
  * github__create_issue?" ({@link approvalAsk}). Only the host's own tools name a file or a
  * program; never file text, a command's arguments or an MCP tool's input, which stay in the
  * app, where the approval card shows them in full. A notification shows on a locked screen and
- * a push passes through the browser vendor's push service.
+ * a push passes through the browser vendor's push service. An ACP agent's question names its
+ * diff's file, else the agent (`agent`), never the agent's title for the call.
  */
-export function lockScreenSummary(approval: Pick<Approval, 'tool' | 'args'>): string {
-  const ask = approvalAsk(approval);
+export function lockScreenSummary(approval: AskedApproval, agent?: string): string {
+  const ask = approvalAsk(approval, agent);
   return ENGLISH[ask.verb].replace('{target}', () => ask.target);
 }

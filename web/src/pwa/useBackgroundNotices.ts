@@ -1,5 +1,5 @@
 import type { Store } from '@webbridge/client-sdk';
-import { approvalAsk } from '@webbridge/contract';
+import { agentNameOf, approvalAsk } from '@webbridge/contract';
 import { useEffect, useRef } from 'preact/hooks';
 import { useT } from '../i18n/I18nContext';
 import type { Snapshot } from '../state/types';
@@ -42,8 +42,8 @@ export function useBackgroundNotices(store: Store): void {
       for (const approval of snapshot.approvals) {
         if (waited.has(approval.id)) continue;
         // What waits, once and in plain words ("Write notes.md?"); never the call's other
-        // arguments: a notification shows on a locked screen.
-        const ask = approvalAsk(approval);
+        // arguments, nor an agent's title for it: a notification shows on a locked screen.
+        const ask = approvalAsk(approval, agentNameOf(snapshot, approval.conversationId));
         notifyInBackground(
           tr('notifyApprovalTitle'),
           tr(askKey(ask.verb), { target: ask.target }),
