@@ -5,6 +5,7 @@ import { pure } from '../render/pure';
 import { useIdleTitle } from '../render/useIdleTitle';
 import { useSession } from '../state/SessionContext';
 import type { Approval, Message } from '../state/types';
+import { AgentStartingNote } from './AgentStartingNote';
 import { AgentToolCard } from './AgentToolCard';
 import { ApprovalCard } from './ApprovalCard';
 import { AttachmentView } from './AttachmentView';
@@ -152,6 +153,10 @@ export const MessageItem = pure(function MessageItem({
           ))}
         </ul>
       )}
+      {message.role === 'assistant' &&
+        message.status === 'streaming' &&
+        message.text === '' &&
+        !message.tool && <AgentStartingNote />}
       {message.status === 'error' && message.error && (
         <p class="message-error" role="alert">
           {message.error}

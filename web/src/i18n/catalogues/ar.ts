@@ -290,6 +290,7 @@ export const ar: Catalogue = {
   agentBuiltinName: 'المساعد المدمج',
   agentStateIdle: 'يبدأ عند الاستخدام',
   agentStateStarting: 'جارٍ البدء…',
+  agentStartingNamed: 'جارٍ بدء {agent}…',
   agentStateReady: 'جاهز',
   agentStateFailed: 'فشل',
   agentStateNeedsSignIn: 'يحتاج إلى تسجيل الدخول على المضيف',

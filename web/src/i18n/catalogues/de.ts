@@ -300,6 +300,7 @@ export const de: Catalogue = {
   agentBuiltinName: 'Eingebauter Assistent',
   agentStateIdle: 'Startet bei Bedarf',
   agentStateStarting: 'Startet…',
+  agentStartingNamed: '{agent} startet…',
   agentStateReady: 'Bereit',
   agentStateFailed: 'Fehlgeschlagen',
   agentStateNeedsSignIn: 'Anmeldung auf dem Host nötig',

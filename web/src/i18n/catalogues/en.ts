@@ -307,6 +307,7 @@ export const en = {
   agentBuiltinName: 'Built-in assistant',
   agentStateIdle: 'Starts when used',
   agentStateStarting: 'Starting…',
+  agentStartingNamed: 'Starting {agent}…',
   agentStateReady: 'Ready',
   agentStateFailed: 'Failed',
   agentStateNeedsSignIn: 'Needs sign-in on the host',

@@ -299,6 +299,7 @@ export const es: Catalogue = {
   agentBuiltinName: 'Asistente integrado',
   agentStateIdle: 'Se inicia al usarlo',
   agentStateStarting: 'Iniciando…',
+  agentStartingNamed: 'Iniciando {agent}…',
   agentStateReady: 'Listo',
   agentStateFailed: 'Ha fallado',
   agentStateNeedsSignIn: 'Requiere iniciar sesión en el host',

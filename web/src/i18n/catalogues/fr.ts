@@ -298,6 +298,7 @@ export const fr: Catalogue = {
   agentBuiltinName: 'Assistant intégré',
   agentStateIdle: 'Démarre à l’usage',
   agentStateStarting: 'Démarrage…',
+  agentStartingNamed: 'Démarrage de {agent}…',
   agentStateReady: 'Prêt',
   agentStateFailed: 'En échec',
   agentStateNeedsSignIn: 'Connexion requise sur l’hôte',

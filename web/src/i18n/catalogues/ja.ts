@@ -298,6 +298,7 @@ export const ja: Catalogue = {
   agentBuiltinName: '内蔵アシスタント',
   agentStateIdle: '使うときに起動',
   agentStateStarting: '起動中…',
+  agentStartingNamed: '{agent} を起動中…',
   agentStateReady: '準備完了',
   agentStateFailed: '失敗',
   agentStateNeedsSignIn: 'ホストでのサインインが必要',

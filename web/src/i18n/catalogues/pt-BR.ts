@@ -296,6 +296,7 @@ export const ptBR: Catalogue = {
   agentBuiltinName: 'Assistente embutido',
   agentStateIdle: 'Inicia quando usado',
   agentStateStarting: 'Iniciando…',
+  agentStartingNamed: 'Iniciando {agent}…',
   agentStateReady: 'Pronto',
   agentStateFailed: 'Falhou',
   agentStateNeedsSignIn: 'Precisa entrar no host',

@@ -287,6 +287,7 @@ export const zhCN: Catalogue = {
   agentBuiltinName: '内置助手',
   agentStateIdle: '使用时启动',
   agentStateStarting: '正在启动…',
+  agentStartingNamed: '正在启动 {agent}…',
   agentStateReady: '就绪',
   agentStateFailed: '失败',
   agentStateNeedsSignIn: '需要在主机上登录',
