@@ -50,27 +50,30 @@ export function ConversationList({
     <section class="panel" aria-labelledby="conversations-heading">
       <div class="panel-head">
         <h2 id="conversations-heading">{t('conversations')}</h2>
-        <button
-          type="button"
-          class="small"
-          onClick={async () => {
-            if (await session.act({ action: 'newConversation', projectId })) onNavigate();
-          }}
-        >
-          {t('newChatButton')}
-        </button>
-        {canChoose && (
+        {/* Together: where they do not fit beside the heading, both go on the next line. */}
+        <div class="panel-head-actions">
           <button
             type="button"
-            class="small new-with-agent"
-            aria-haspopup="dialog"
-            aria-label={t('newConversationChooseLabel')}
-            title={t('newConversationChooseLabel')}
-            onClick={() => setChoosing(true)}
+            class="small"
+            onClick={async () => {
+              if (await session.act({ action: 'newConversation', projectId })) onNavigate();
+            }}
           >
-            {t('newConversationChoose')}
+            {t('newChatButton')}
           </button>
-        )}
+          {canChoose && (
+            <button
+              type="button"
+              class="small new-with-agent"
+              aria-haspopup="dialog"
+              aria-label={t('newConversationChooseLabel')}
+              title={t('newConversationChooseLabel')}
+              onClick={() => setChoosing(true)}
+            >
+              {t('newConversationChoose')}
+            </button>
+          )}
+        </div>
       </div>
       {choosing && (
         <NewConversationSheet
