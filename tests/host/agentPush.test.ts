@@ -79,6 +79,17 @@ async function asDevice(origin: ActionOrigin, action: Action) {
   return adapter.runOnMain(() => handlers[action.action]!(action, origin));
 }
 
+/** A new subscription of the local push service, subscribed as the device of `origin`. */
+async function subscribed(origin: ActionOrigin, replies = false): Promise<LocalSubscription> {
+  const subscription = await service.subscribe(h.host.push!.vapid.publicKey);
+  await asDevice(origin, {
+    action: 'subscribePush',
+    subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
+    choices: { approvals: true, replies },
+  });
+  return subscription;
+}
+
 async function pushed(subscription: LocalSubscription, count: number): Promise<PushPayload[]> {
   const raw = await waitFor(async () => {
     const messages = await service.messages(subscription);
@@ -89,18 +100,8 @@ async function pushed(subscription: LocalSubscription, count: number): Promise<P
 
 describe("an ACP agent's permission request over Web Push", () => {
   it('is pushed to every device; Allow in the notification picks allow once and names the device', async () => {
-    const phone = await service.subscribe(h.host.push!.vapid.publicKey);
-    const tablet = await service.subscribe(h.host.push!.vapid.publicKey);
-    for (const [origin, subscription] of [
-      [pixel, phone],
-      [ipad, tablet],
-    ] as const) {
-      await asDevice(origin, {
-        action: 'subscribePush',
-        subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
-        choices: { approvals: true, replies: false },
-      });
-    }
+    const phone = await subscribed(pixel);
+    const tablet = await subscribed(ipad);
     await act(h, { action: 'newConversation', agentId: 'fake' });
     await act(h, { action: 'send', text: 'plan it', ...guardOf(await getState(h)) });
     const [toPhone] = await pushed(phone, 1);
@@ -145,13 +146,7 @@ describe("an ACP agent's permission request over Web Push", () => {
   });
 
   it('says the reply finished when the turn ends on a tool call that was approved', async () => {
-    const watch = await service.subscribe(h.host.push!.vapid.publicKey);
-    const origin: ActionOrigin = { device: { id: 'dev-watch', name: 'Watch' } };
-    await asDevice(origin, {
-      action: 'subscribePush',
-      subscription: { endpoint: watch.endpoint, keys: watch.keys },
-      choices: { approvals: true, replies: true },
-    });
+    const watch = await subscribed({ device: { id: 'dev-watch', name: 'Watch' } }, true);
     await act(h, { action: 'send', text: 'again', ...guardOf(await getState(h)) });
     const [asked] = await pushed(watch, 1);
     if (asked?.kind !== 'approval') throw new Error(`not an approval: ${JSON.stringify(asked)}`);
@@ -176,15 +171,7 @@ describe("an ACP agent's permission request over Web Push", () => {
   // vendor's push service and shows on a locked screen: like the host's own run_command, it says
   // neither the command nor its arguments. The app's approval card still shows them.
   it("never pushes an agent's tool call title or input: a shell call's credential stays in the app", async () => {
-    const pocket = await service.subscribe(h.host.push!.vapid.publicKey);
-    await asDevice(
-      { device: { id: 'dev-pocket', name: 'Pocket' } },
-      {
-        action: 'subscribePush',
-        subscription: { endpoint: pocket.endpoint, keys: pocket.keys },
-        choices: { approvals: true, replies: false },
-      },
-    );
+    const pocket = await subscribed({ device: { id: 'dev-pocket', name: 'Pocket' } });
     await act(h, { action: 'send', text: 'deploy', ...guardOf(await getState(h)) });
     const [asked] = await pushed(pocket, 1);
     if (asked?.kind !== 'approval') throw new Error(`not an approval: ${JSON.stringify(asked)}`);
