@@ -6,13 +6,17 @@
  * conversation (2,000 messages, slowPhoneScene.ts) in a new profile at a fixed CPU rate, a
  * reply streams a word per 30 ms and 40 keys are dispatched 150 ms apart without waiting
  * (pressKeysWithoutWaiting.ts). Prints per build the medians over the runs of:
- * - key to character painted, p90 and max (from the keydown's timeStamp, as slowPhone.ts),
+ * - key to character painted, p90 and max (from the keydown's timeStamp, as slowPhone.ts), and
+ *   p90 from the key's `input` event to its frame painted (the frame carrying the key, without
+ *   the wait for the main thread before it),
  * - the main thread's time per key in the tasks that carry it (keydown, the text's insertion,
  *   `input` and what its handlers run: a CDP trace, devtools.timeline only), and of that the
  *   `input` event's handlers,
  * - the main thread's time per frame painted while typing, and the share of the window the
  *   main thread was busy (the queue every key waits in),
- * with the load average at each run's start.
+ * and the same per key and per frame in the main thread's CPU time (the trace's thread clock,
+ * which neither the throttle's pauses nor another process's turn on a shared machine move:
+ * the figure to compare builds by here), with the load average at each run's start.
  *
  * `node --import tsx bench/keysAB.ts --a <dist> --b <dist>` (from tests/; default b: the built
  * web/dist), `--runs 4`, `--rate 6`.
@@ -55,6 +59,8 @@ interface Slice {
   readonly tid: number;
   readonly ts: number;
   readonly dur?: number;
+  /** Thread time (µs): the CPU the slice used, without the throttle's pauses or another process's turn. */
+  readonly tdur?: number;
   readonly args?: { readonly name?: string; readonly data?: { readonly type?: string } };
 }
 
@@ -63,16 +69,33 @@ interface Typing {
   readonly load: number;
   readonly keyP90: number;
   readonly keyMax: number;
+  readonly inputToPaintP90: number;
   readonly keyTaskMs: number;
   readonly inputHandlerMs: number;
   readonly frameMs: number;
   readonly frames: number;
   readonly busy: number;
+  /** The same in the main thread's CPU time (the trace's thread clock): what the load does not move. */
+  readonly keyCpuMs: number;
+  readonly frameCpuMs: number;
+  /** Of a frame's CPU: painting it (pre-paint, paint, layerize, commit). */
+  readonly framePaintCpuMs: number;
 }
 
 const RECORDER = `(() => {
   window.__keys = [];
   ${WHEN_KEY_PAINTED}((ms) => window.__keys.push(ms));
+  // From the key's input event to its frame painted: the frame that carries the key, without
+  // the time the key waited for the main thread before it.
+  window.__fromInput = [];
+  addEventListener('input', () => {
+    const from = performance.now();
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => window.__fromInput.push(performance.now() - from);
+      channel.port2.postMessage(0);
+    });
+  }, true);
 })()`;
 
 /** Starts a light trace (devtools.timeline); the returned function stops it and hands its events. */
@@ -127,7 +150,7 @@ async function typeWhileStreaming(scene: SlowPhoneScene): Promise<Typing> {
     await box.press('Enter');
     await page.locator('.message-assistant.status-streaming .body').waitFor({ timeout: 60_000 });
     await box.focus();
-    await page.evaluate('window.__keys.length = 0');
+    await page.evaluate('window.__keys.length = 0; window.__fromInput.length = 0');
     const stop = await trace(cdp);
     await pressKeysWithoutWaiting(cdp, KEYS, KEY_EVERY_MS);
     await page
@@ -139,6 +162,7 @@ async function typeWhileStreaming(scene: SlowPhoneScene): Promise<Typing> {
       .catch(() => undefined);
     const events = await stop();
     const keys = (await page.evaluate('window.__keys')) as number[];
+    const fromInput = (await page.evaluate('window.__fromInput')) as number[];
     await scene.host.controller.executor.run(() => scene.host.controller.messages.stop());
     const tasks = mainThreadTasks(events);
     const isKey = (t: { inside: Slice[] }) =>
@@ -146,6 +170,8 @@ async function typeWhileStreaming(scene: SlowPhoneScene): Promise<Typing> {
     const isFrame = (t: { inside: Slice[] }) =>
       t.inside.some((e) => e.name === 'Paint' || e.name === 'Commit');
     const ms = (e: Slice) => (e.dur ?? 0) / 1000;
+    const cpu = (e: Slice) => (e.tdur ?? 0) / 1000;
+    const painting = new Set(['PrePaint', 'Paint', 'Layerize', 'Commit']);
     const keyTasks = tasks.filter(isKey);
     const frameTasks = tasks.filter((t) => !isKey(t) && isFrame(t));
     const first = tasks[0]?.task.ts ?? 0;
@@ -156,6 +182,7 @@ async function typeWhileStreaming(scene: SlowPhoneScene): Promise<Typing> {
       load,
       keyP90: quantile(keys, 0.9),
       keyMax: Math.max(...keys),
+      inputToPaintP90: quantile(fromInput, 0.9),
       keyTaskMs: sum(keyTasks.map((t) => ms(t.task))) / KEYS,
       inputHandlerMs:
         sum(
@@ -166,6 +193,11 @@ async function typeWhileStreaming(scene: SlowPhoneScene): Promise<Typing> {
       frameMs: sum(frameTasks.map((t) => ms(t.task))) / Math.max(1, frameTasks.length),
       frames: frameTasks.length,
       busy: sum(tasks.map((t) => ms(t.task))) / windowMs,
+      keyCpuMs: sum(keyTasks.map((t) => cpu(t.task))) / KEYS,
+      frameCpuMs: sum(frameTasks.map((t) => cpu(t.task))) / Math.max(1, frameTasks.length),
+      framePaintCpuMs:
+        sum(frameTasks.flatMap((t) => t.inside.filter((e) => painting.has(e.name)).map(cpu))) /
+        Math.max(1, frameTasks.length),
     };
   } finally {
     await context.close();
@@ -193,7 +225,7 @@ async function main(): Promise<void> {
         const typed = await typeWhileStreaming(scenes[k]);
         figures[k].push(typed);
         console.log(
-          `run ${run + 1} ${k}: load ${typed.load.toFixed(2)}, key→paint p90 ${Math.round(typed.keyP90)} max ${Math.round(typed.keyMax)} ms, per key ${typed.keyTaskMs.toFixed(1)} ms (input handlers ${typed.inputHandlerMs.toFixed(1)}), per frame ${typed.frameMs.toFixed(1)} ms × ${typed.frames}, busy ${Math.round(100 * typed.busy)}%`,
+          `run ${run + 1} ${k}: load ${typed.load.toFixed(2)}, key→paint p90 ${Math.round(typed.keyP90)} max ${Math.round(typed.keyMax)} ms, input→paint p90 ${Math.round(typed.inputToPaintP90)} ms, per key ${typed.keyTaskMs.toFixed(1)} ms (input handlers ${typed.inputHandlerMs.toFixed(1)}), per frame ${typed.frameMs.toFixed(1)} ms × ${typed.frames}, busy ${Math.round(100 * typed.busy)}%; CPU per key ${typed.keyCpuMs.toFixed(2)} ms, per frame ${typed.frameCpuMs.toFixed(2)} (painting ${typed.framePaintCpuMs.toFixed(2)})`,
         );
       }
     }
@@ -210,11 +242,14 @@ async function main(): Promise<void> {
       return {
         build: k,
         'key→paint p90 / max (ms)': `${Math.round(median(f.map((x) => x.keyP90)))} / ${Math.round(median(f.map((x) => x.keyMax)))}`,
+        'input→paint p90 (ms)': Math.round(median(f.map((x) => x.inputToPaintP90))),
         'main thread per key (ms)': median(f.map((x) => x.keyTaskMs)).toFixed(1),
         'of which input handlers (ms)': median(f.map((x) => x.inputHandlerMs)).toFixed(1),
         'per frame (ms)': median(f.map((x) => x.frameMs)).toFixed(1),
         frames: Math.round(median(f.map((x) => x.frames))),
         'main thread busy': `${Math.round(100 * median(f.map((x) => x.busy)))}%`,
+        'CPU per key (ms)': median(f.map((x) => x.keyCpuMs)).toFixed(2),
+        'CPU per frame, of which painting (ms)': `${median(f.map((x) => x.frameCpuMs)).toFixed(2)}, ${median(f.map((x) => x.framePaintCpuMs)).toFixed(2)}`,
       };
     }),
   );
