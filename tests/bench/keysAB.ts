@@ -14,9 +14,11 @@
  *   `input` event's handlers,
  * - the main thread's time per frame painted while typing, and the share of the window the
  *   main thread was busy (the queue every key waits in),
- * and the same per key and per frame in the main thread's CPU time (the trace's thread clock,
- * which neither the throttle's pauses nor another process's turn on a shared machine move:
- * the figure to compare builds by here), with the load average at each run's start.
+ * and the same per key and per frame in the main thread's CPU time (the trace's thread clock:
+ * without another process's turn on a shared machine, but with the throttle, which Chromium
+ * spends on the thread itself: at 6× a key's task took ~25 ms of thread time for ~29 ms of wall
+ * time; it still moved by 1.5× between runs of one build at load 7), with the load average at
+ * each run's start.
  *
  * `node --import tsx bench/keysAB.ts --a <dist> --b <dist>` (from tests/; default b: the built
  * web/dist), `--runs 4`, `--rate 6`.
@@ -59,7 +61,7 @@ interface Slice {
   readonly tid: number;
   readonly ts: number;
   readonly dur?: number;
-  /** Thread time (µs): the CPU the slice used, without the throttle's pauses or another process's turn. */
+  /** Thread time (µs): the CPU the slice used (the throttle's share included), without another process's turn. */
   readonly tdur?: number;
   readonly args?: { readonly name?: string; readonly data?: { readonly type?: string } };
 }
@@ -75,7 +77,7 @@ interface Typing {
   readonly frameMs: number;
   readonly frames: number;
   readonly busy: number;
-  /** The same in the main thread's CPU time (the trace's thread clock): what the load does not move. */
+  /** The same in the main thread's CPU time (the trace's thread clock). */
   readonly keyCpuMs: number;
   readonly frameCpuMs: number;
   /** Of a frame's CPU: painting it (pre-paint, paint, layerize, commit). */
