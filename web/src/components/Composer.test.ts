@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { createStore, type Destination, destinationOf, type WritableStore } from '@webbridge/client-sdk';
-import { h, render } from 'preact';
+import { h, options, render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockScenario } from '../mocks/mockScenario';
@@ -98,6 +98,31 @@ describe('Composer', () => {
     await flush();
     expect(send).toHaveBeenCalledWith('hello', ['a1'], destinationOf(withPending));
     expect(textarea().value).toBe('');
+  });
+
+  it('renders the form again per key only when Send turns on or off or a command is typed', async () => {
+    const { session } = fakeSession([]);
+    await mount(session, mockScenario());
+    let renders = 0;
+    const diffed = options.diffed;
+    options.diffed = (vnode) => {
+      if (typeof vnode.type === 'function' && vnode.type.name === 'ComposerForm') renders++;
+      diffed?.(vnode);
+    };
+    try {
+      // A person typing: each key one input event with the text so far.
+      for (const text of ['h', 'he', 'hel', 'hell', 'hello', 'hello ', 'hello w']) await type(text);
+      const send = root.querySelector<HTMLButtonElement>('button.send');
+      expect(send?.disabled).toBe(false);
+      // One render: Send turned on with the first key; the six keys after it changed nothing shown.
+      expect(renders).toBe(1);
+      for (const text of ['', '/', '/h', 'h']) await type(text);
+      // Send off, a command begun, its word grown, back to text with Send on.
+      expect(renders).toBe(5);
+    } finally {
+      if (diffed) options.diffed = diffed;
+      else delete options.diffed;
+    }
   });
 
   it('after a 409 shows where the message would go and sends only when confirmed', async () => {

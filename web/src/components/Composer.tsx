@@ -37,6 +37,24 @@ function composerView({ snapshot, status, pendingActions }: StoreState) {
   return { status, pendingActions, run, pending };
 }
 
+/** What the composer's text decides on screen: Send enabled, and a "/" command being typed. */
+interface TextShape {
+  readonly hasText: boolean;
+  /** The text while it is `/` and a word not yet ended (the commands offered), else ''. */
+  readonly slash: string;
+}
+
+const BLANK: TextShape = { hasText: false, slash: '' };
+
+function shapeOf(text: string): TextShape {
+  return { hasText: text.trim() !== '', slash: /^\/\S*$/.test(text) ? text : '' };
+}
+
+/** `now` when `next` shows the same (kept by identity, so the state setter renders nothing). */
+function sameShape(now: TextShape, next: TextShape): TextShape {
+  return now.hasText === next.hasText && now.slash === next.slash ? now : next;
+}
+
 /** Where a send goes, as the state on screen says (a flat object: compared field by field). */
 function destinationView({ snapshot }: StoreState) {
   return snapshot && destinationOf(snapshot);
@@ -73,12 +91,21 @@ function ComposerForm({
   // Uploads started in another conversation go on there; this one shows its own.
   const allUploads = useObservable(session.uploads.items);
   const uploads = allUploads.filter((u) => u.conversationId === conversationId);
-  const [text, setText] = useState('');
-  const [sending, setSending] = useState(false);
   const [changed, setChanged] = useState<{ named: Destination; text: string } | null>(null);
   const shown = changed && shownDestination(changed.named, destination);
   const fileInput = useRef<HTMLInputElement>(null);
   const area = useRef<HTMLTextAreaElement>(null);
+  // The text lives in the textarea, read when sent: a key press re-renders nothing unless it
+  // changes what the form shows (Send enabled, the slash commands offered). A controlled
+  // textarea re-rendered the whole form per key, a task every key waited behind on a slow
+  // phone while a reply streamed (issue 29).
+  const [shape, setShape] = useState<TextShape>(BLANK);
+  const typed = (text: string) => setShape((now) => sameShape(now, shapeOf(text)));
+  const setText = (text: string) => {
+    if (area.current) area.current.value = text;
+    typed(text);
+  };
+  const [sending, setSending] = useState(false);
   const running = run.state !== 'idle';
   const listed = new Set(pending.map((a) => a.id));
   // A file uploaded but not yet listed by the host would not go with the message: wait for the
@@ -86,7 +113,7 @@ function ComposerForm({
   const uploading = uploads.some(
     (u) => u.status === 'uploading' || (u.status === 'done' && !listed.has(u.attachmentId ?? '')),
   );
-  const canSend = !running && !sending && !uploading && (text.trim() !== '' || pending.length > 0);
+  const canSend = !running && !sending && !uploading && (shape.hasText || pending.length > 0);
 
   useEffect(() => {
     session.uploads.settle(new Set(pending.map((a) => a.id)));
@@ -107,7 +134,7 @@ function ComposerForm({
       return;
     }
     // Not sent: the text comes back, unless the person has started another one meanwhile.
-    setText((current) => (current === '' ? message : current));
+    if ((area.current?.value ?? '') === '') setText(message);
     if (outcome.kind === 'changed') setChanged({ named: outcome.destination, text: message });
   };
 
@@ -126,7 +153,7 @@ function ComposerForm({
       class="composer"
       onSubmit={(event) => {
         event.preventDefault();
-        if (canSend) void send(text, destination);
+        if (canSend) void send(area.current?.value ?? '', destination);
       }}
     >
       {changed && shown && (
@@ -145,7 +172,7 @@ function ComposerForm({
       )}
       <PendingAttachments pending={pending} uploads={uploads} />
       <SlashCommands
-        text={text}
+        text={shape.slash}
         onPick={(name) => {
           setText(`/${name} `);
           area.current?.focus();
@@ -190,9 +217,8 @@ function ComposerForm({
           aria-label={t('message')}
           placeholder={t('message')}
           rows={1}
-          value={text}
           onInput={(event) => {
-            setText(event.currentTarget.value);
+            typed(event.currentTarget.value);
             if (changed) setChanged(null);
           }}
           onPaste={(event) => {
@@ -212,7 +238,7 @@ function ComposerForm({
             }
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
               event.preventDefault();
-              if (canSend) void send(text, destination);
+              if (canSend) void send(event.currentTarget.value, destination);
             }
           }}
         />
