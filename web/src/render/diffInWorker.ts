@@ -1,6 +1,15 @@
-import type { DiffAnswer, DiffRequest } from './diffMessages';
+import type { ColouredRow, DiffAnswer, DiffRequest } from './diffMessages';
 import { loadDiff } from './loadDiff';
-import type { DiffRow, UnifiedDiff } from './unifiedDiff';
+import type { UnifiedDiff } from './unifiedDiff';
+
+/**
+ * A change's rows as {@link computeDiff} gives them: coloured in the worker (`coloured`), or not
+ * (computed on the page, or the grammar did not load in the worker: the page colours them).
+ */
+export interface ComputedDiff extends UnifiedDiff {
+  readonly rows: readonly ColouredRow[];
+  readonly coloured: boolean;
+}
 
 /** Answers kept: an approval's diff is asked again by the tool call card once allowed. */
 const KEPT = 8;
@@ -10,9 +19,9 @@ let nextId = 0;
 /** The requests not answered yet, with the rows received so far. */
 const waiting = new Map<
   number,
-  { readonly rows: DiffRow[]; resolve(diff: UnifiedDiff): void; reject(error: Error): void }
+  { readonly rows: ColouredRow[]; resolve(diff: ComputedDiff): void; reject(error: Error): void }
 >();
-const kept = new Map<string, Promise<UnifiedDiff>>();
+const kept = new Map<string, Promise<ComputedDiff>>();
 
 /** The worker, started once; null where there is none (a test's DOM) or it cannot start. */
 function theWorker(): Worker | null {
@@ -35,7 +44,13 @@ function theWorker(): Worker | null {
         return;
       case 'done':
         waiting.delete(data.id);
-        asked.resolve({ change: data.change, added: data.added, removed: data.removed, rows: asked.rows });
+        asked.resolve({
+          change: data.change,
+          added: data.added,
+          removed: data.removed,
+          rows: asked.rows,
+          coloured: data.coloured,
+        });
         return;
       case 'error':
         waiting.delete(data.id);
@@ -59,35 +74,47 @@ function theWorker(): Worker | null {
   return worker;
 }
 
-async function onThePage(oldText: string | null, newText: string, context: number): Promise<UnifiedDiff> {
-  return (await loadDiff()).unifiedDiff(oldText, newText, context);
+async function onThePage(oldText: string | null, newText: string, context: number): Promise<ComputedDiff> {
+  return { ...(await loadDiff()).unifiedDiff(oldText, newText, context), coloured: false };
 }
 
-function inWorker(oldText: string | null, newText: string, context: number): Promise<UnifiedDiff> {
+function inWorker(
+  oldText: string | null,
+  newText: string,
+  context: number,
+  lang: string,
+): Promise<ComputedDiff> {
   const running = theWorker();
   if (running === null) return onThePage(oldText, newText, context);
   const id = nextId++;
-  const answer = new Promise<UnifiedDiff>((resolve, reject) =>
+  const answer = new Promise<ComputedDiff>((resolve, reject) =>
     waiting.set(id, { rows: [], resolve, reject }),
   );
-  running.postMessage({ kind: 'diff', id, oldText, newText, context } satisfies DiffRequest);
+  running.postMessage({ kind: 'diff', id, oldText, newText, context, lang } satisfies DiffRequest);
   return answer.catch(() => onThePage(oldText, newText, context));
 }
 
 /**
  * A file change's rows, computed in a worker (jsdiff on a 5,000-line file is seconds of one
- * task on a slow phone), on the page where no worker runs. The last few answers are kept, so
- * the same change drawn twice (the approval card, then the tool call card) is computed once.
+ * task on a slow phone) and coloured there as `lang` (a file extension), so that the page never
+ * compiles a grammar nor highlights a row of a diff; computed on the page, not coloured, where no
+ * worker runs. The last few answers are kept, so the same change drawn twice (the approval card,
+ * then the tool call card) is computed once.
  */
-export function computeDiff(oldText: string | null, newText: string, context: number): Promise<UnifiedDiff> {
-  const key = `${context}\u0000${oldText === null ? '\u0001' : oldText}\u0000${newText}`;
+export function computeDiff(
+  oldText: string | null,
+  newText: string,
+  context: number,
+  lang: string,
+): Promise<ComputedDiff> {
+  const key = `${context}\u0000${lang}\u0000${oldText === null ? '\u0001' : oldText}\u0000${newText}`;
   const known = kept.get(key);
   if (known) {
     kept.delete(key);
     kept.set(key, known);
     return known;
   }
-  const computed = inWorker(oldText, newText, context);
+  const computed = inWorker(oldText, newText, context, lang);
   kept.set(key, computed);
   if (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
   return computed;

@@ -1,8 +1,9 @@
 import type { DiffRow, UnifiedDiff } from './unifiedDiff';
 
 /**
- * What the page asks the diff worker: one file change, with `context` lines (Infinity: all); or
- * the next rows of request `id`, once it has read the last ones.
+ * What the page asks the diff worker: one file change, with `context` lines (Infinity: all),
+ * its rows coloured as `lang` (a file extension; '' or an unknown one: not coloured); or the next
+ * rows of request `id`, once it has read the last ones.
  */
 export type DiffRequest =
   | {
@@ -11,8 +12,22 @@ export type DiffRequest =
       readonly oldText: string | null;
       readonly newText: string;
       readonly context: number;
+      readonly lang: string;
     }
   | { readonly kind: 'more'; readonly id: number };
+
+/**
+ * A row's syntax colours: its text in pieces, each plain text or a span of highlight.js classes
+ * (`hljs-keyword`, …) around pieces of its own. What lowlight's tree says, without the tree: the
+ * page draws it as the same spans (coloursToPreact.ts) and never highlights a diff itself.
+ */
+export type Colours = readonly (string | readonly [className: string, inside: Colours])[];
+
+/** A diff row as the worker sends it: with its colours where it was highlighted. */
+export interface ColouredRow extends DiffRow {
+  /** Absent on a hunk, a row with word marks, or where no grammar coloured it. */
+  readonly colours?: Colours;
+}
 
 /**
  * Rows the worker sends in one message at most: the page takes each message off its queue in
@@ -23,10 +38,12 @@ export const ROWS_PER_MESSAGE = 100;
 /**
  * The worker's answers to request `id`, in order: `rows` messages of at most
  * {@link ROWS_PER_MESSAGE} rows, each sent once the page asked for `more` (messages sent at once
- * were all read in one task of the page, as one message had been), then `done` with the counts;
- * or `error` with why the rows could not be computed.
+ * were all read in one task of the page, as one message had been), then `done` with the counts
+ * and whether the rows are coloured (false: the language's grammar did not load in the worker,
+ * the page colours them as it would without a worker); or `error` with why the rows could not be
+ * computed.
  */
 export type DiffAnswer =
-  | { readonly id: number; readonly kind: 'rows'; readonly rows: readonly DiffRow[] }
-  | ({ readonly id: number; readonly kind: 'done' } & Omit<UnifiedDiff, 'rows'>)
+  | { readonly id: number; readonly kind: 'rows'; readonly rows: readonly ColouredRow[] }
+  | ({ readonly id: number; readonly kind: 'done'; readonly coloured: boolean } & Omit<UnifiedDiff, 'rows'>)
   | { readonly id: number; readonly kind: 'error'; readonly error: string };
