@@ -364,7 +364,7 @@ const DiffLine = pure(function DiffLine({
       ),
     );
   } else if (row.colours) {
-    text = coloursToPreact(row.colours);
+    text = coloursToPreact(row.text, row.colours);
   } else if (highlighter && lang) {
     const tree = highlighter.highlight(row.text, lang);
     if (tree) text = hastToPreact(tree);

@@ -86,17 +86,22 @@ describe('the diff worker protocol', () => {
       }
       coloured++;
       expect(row.colours).toBeDefined();
-      expect(html(coloursToPreact(row.colours ?? []))).toBe(
+      expect(html(coloursToPreact(row.text, row.colours ?? { classes: [], marks: [] }))).toBe(
         html(hastToPreact(lowlight.highlight('typescript', row.text))),
       );
     }
     expect(coloured).toBeGreaterThan(10);
-    // Spans nested in spans (a template's substitution) come out nested.
+    // Spans nested in spans (a template's substitution) come out nested, and the rows of a
+    // message share one table of class names.
     expect(
       sent.rows.some((row) =>
-        row.colours?.some((part) => typeof part !== 'string' && part[1].some((p) => typeof p !== 'string')),
+        /<span[^>]*>[^<]*<span/.test(
+          html(coloursToPreact(row.text, row.colours ?? { classes: [], marks: [] })),
+        ),
       ),
     ).toBe(true);
+    const tables = new Set(sent.rows.map((row) => row.colours?.classes).filter(Boolean));
+    expect(tables.size).toBe(1);
   });
 
   it('loads no grammar for a language none knows, and says the rows need no colours', async () => {

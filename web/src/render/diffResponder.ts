@@ -82,9 +82,11 @@ export function createDiffResponder(
 
 /** `rows` with their colours: every row the page would have highlighted (no word marks, no gap). */
 function colour(rows: readonly DiffRow[], lang: string, highlighter: Highlighter): ColouredRow[] {
+  // One table of class names for the message: sent once, shared by its rows.
+  const classes: string[] = [];
   return rows.map((row) => {
     if (row.kind === 'hunk' || row.words) return row;
     const tree = highlighter.highlight(row.text, lang);
-    return tree ? { ...row, colours: hastToColours(tree) } : row;
+    return tree ? { ...row, colours: hastToColours(tree, classes) } : row;
   });
 }
