@@ -36,13 +36,6 @@ function languageOf(path: string): string {
 /** The key a row keeps in both the collapsed and the whole file's rows, so a drawn row stays. */
 const keyOf = (row: DiffRow) => `${row.kind}:${row.line}`;
 
-/** How many lines `text` has (a last line without its newline counts). */
-function lineCount(text: string): number {
-  let lines = 0;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
-  return text === '' || text.endsWith('\n') ? lines : lines + 1;
-}
-
 /** The whole file's rows once asked for, with the collapsed rows that were drawn when it was. */
 interface Whole {
   readonly diff: ComputedDiff;
@@ -83,32 +76,26 @@ export function DiffView({ diff }: DiffViewProps) {
   const list = whole?.diff ?? compact;
   // The page colours only rows the worker did not (no worker, or its grammar failed to load).
   const highlighter = useHighlighter(lang, list !== undefined && !list.coloured);
-  const total = list?.rows.length ?? 0;
+  const total = list?.total ?? 0;
+  const arrived = useArrived(list, Math.min(target, total));
   const ready = list !== undefined && (list.coloured || highlighter !== undefined);
   const perLine = useCharsPerLine(lines, ready);
-  const drawn = useSlices(ready ? Math.min(target, total) : 0, whole);
+  // Drawn as the worker's messages arrive: the first rows need not wait for the 4,000th.
+  const drawn = useSlices(ready ? Math.min(target, total, arrived) : 0, whole);
   const rows = useMemo(() => {
     if (!list) return [];
     if (!whole) return list.rows.slice(0, drawn);
     // The gaps fill from the top while the rows seen before stay where they were.
     return list.rows.filter((_, index) => index < drawn || whole.kept.has(index));
   }, [list, whole, drawn]);
-  const fileLines = useMemo(() => lineCount(diff.newText), [diff.newText]);
   // Lines left out: a gap between two hunks, or unchanged lines after the last one.
-  const gaps = useMemo(
-    () =>
-      compact !== undefined &&
-      (compact.rows.some((row) => row.kind === 'hunk') ||
-        (fileLines > 0 &&
-          !compact.rows.some(
-            (row) => (row.kind === 'same' || row.kind === 'add') && row.line === fileLines,
-          ))),
-    [compact, fileLines],
-  );
+  const gaps = compact?.gaps ?? false;
   const showWhole = async () => {
     if (!compact) return;
     const seen = new Set(compact.rows.slice(0, drawn).map(keyOf));
     const computed = await computeDiff(diff.oldText, diff.newText, Number.POSITIVE_INFINITY, lang);
+    // Where the rows seen are in the whole file is known once all its rows are in.
+    await computed.complete;
     const kept = new Set<number>();
     computed.rows.forEach((row, index) => {
       if (seen.has(keyOf(row))) kept.add(index);
@@ -208,6 +195,31 @@ function useHighlighter(lang: string, wanted: boolean): Highlighter | null | und
   }, [lang, known]);
   if (!known) return null;
   return loaded?.lang === lang ? loaded.highlighter : undefined;
+}
+
+/**
+ * How many of `list`'s rows have arrived so far. The component is drawn again when more arrive
+ * only while fewer than `wanted` (the rows to draw) are in: once those are, a message of rows
+ * costs the page its reading alone, not a render of the card.
+ */
+function useArrived(list: ComputedDiff | undefined, wanted: number): number {
+  const [, redraw] = useState(0);
+  const arrived = list?.rows.length ?? 0;
+  const short = useRef(false);
+  short.current = arrived < wanted;
+  useEffect(() => {
+    if (!list) return;
+    return list.listen(() => {
+      if (!short.current) return;
+      short.current = false;
+      redraw((n) => n + 1);
+    });
+  }, [list]);
+  // Rows that came between this render and the listener above.
+  useEffect(() => {
+    if (list && arrived < wanted && list.rows.length > arrived) redraw((n) => n + 1);
+  }, [list, arrived, wanted]);
+  return arrived;
 }
 
 /** File lines per group of rows (a group is what the browser skips while it is off screen). */

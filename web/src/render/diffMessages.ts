@@ -42,14 +42,31 @@ export interface ColouredRow extends DiffRow {
 export const ROWS_PER_MESSAGE = 100;
 
 /**
- * The worker's answers to request `id`, in order: `rows` messages of at most
- * {@link ROWS_PER_MESSAGE} rows, each sent once the page asked for `more` (messages sent at once
- * were all read in one task of the page, as one message had been), then `done` with the counts
- * and whether the rows are coloured (false: the language's grammar did not load in the worker,
- * the page colours them as it would without a worker); or `error` with why the rows could not be
- * computed.
+ * What the page knows of a change before its rows have all arrived: its counts, its number of
+ * rows, whether lines are left out (diffGaps.ts), and whether the worker coloured the rows
+ * (false: the language's grammar did not load in the worker, the page colours them as it would
+ * without a worker).
+ */
+export interface DiffHead extends Omit<UnifiedDiff, 'rows'> {
+  readonly total: number;
+  readonly gaps: boolean;
+  readonly coloured: boolean;
+}
+
+/**
+ * The worker's answers to request `id`, in order: `start` with the {@link DiffHead} and the
+ * first rows, then `rows` messages, each of at most {@link ROWS_PER_MESSAGE} rows and each sent
+ * once the page asked for `more` (messages sent at once were all read in one task of the page,
+ * as one message had been), then `done`; or `error` with why the rows could not be computed.
+ * The page draws from `start` on: it need not read 4,000 rows to draw the first 120.
  */
 export type DiffAnswer =
+  | {
+      readonly id: number;
+      readonly kind: 'start';
+      readonly head: DiffHead;
+      readonly rows: readonly ColouredRow[];
+    }
   | { readonly id: number; readonly kind: 'rows'; readonly rows: readonly ColouredRow[] }
-  | ({ readonly id: number; readonly kind: 'done'; readonly coloured: boolean } & Omit<UnifiedDiff, 'rows'>)
+  | { readonly id: number; readonly kind: 'done' }
   | { readonly id: number; readonly kind: 'error'; readonly error: string };

@@ -37,33 +37,49 @@ function html(children: ReturnType<typeof hastToPreact>): string {
 }
 
 describe('the diff worker protocol', () => {
-  it('sends the rows one message at a time, each when the page asks for more, then the counts', async () => {
+  it('starts with the counts and the first rows, then sends one message each time the page asks for more', async () => {
     const oldText = file(1000, false);
     const newText = file(1000, true);
     const { answers, answer } = responder();
     await answer({ kind: 'diff', id: 7, oldText, newText, context: 3, lang: 'ts' });
-    expect(answers.map((a) => a.kind)).toEqual(['rows']);
-    const rows: ColouredRow[] = [];
-    for (let asked = 0; answers.at(-1)?.kind === 'rows'; asked++) {
+    const expected = unifiedDiff(oldText, newText, 3);
+    const [start] = answers;
+    expect(answers).toHaveLength(1);
+    if (start?.kind !== 'start') throw new Error(`began with ${start?.kind}`);
+    expect(start.head).toEqual({
+      change: expected.change,
+      added: expected.added,
+      removed: expected.removed,
+      total: expected.rows.length,
+      gaps: true,
+      coloured: true,
+    });
+    const rows: ColouredRow[] = [...start.rows];
+    expect(start.rows).toHaveLength(ROWS_PER_MESSAGE);
+    for (let asked = 1; ; asked++) {
+      await answer({ kind: 'more', id: 7 });
+      // One answer per request for more, never ahead of it.
+      expect(answers).toHaveLength(asked + 1);
       const last = answers.at(-1);
       if (last?.kind !== 'rows') break;
       expect(last.id).toBe(7);
       expect(last.rows.length).toBeLessThanOrEqual(ROWS_PER_MESSAGE);
       rows.push(...last.rows);
-      // Nothing more is sent until the page asks.
-      expect(answers).toHaveLength(asked + 1);
-      await answer({ kind: 'more', id: 7 });
     }
-    const expected = unifiedDiff(oldText, newText, 3);
-    expect(answers.at(-1)).toEqual({
-      id: 7,
-      kind: 'done',
-      change: expected.change,
-      added: expected.added,
-      removed: expected.removed,
-      coloured: true,
-    });
+    expect(answers.at(-1)).toEqual({ id: 7, kind: 'done' });
     expect(rows.map(({ colours, ...row }) => row)).toEqual(expected.rows);
+  });
+
+  it('says whether lines are left out: none for a whole new file, and a change of no rows still ends', async () => {
+    const { answers, answer } = responder();
+    await answer({ kind: 'diff', id: 8, oldText: null, newText: 'a\nb\n', context: 3, lang: '' });
+    await answer({ kind: 'diff', id: 9, oldText: 'same\n', newText: 'same\n', context: 3, lang: 'ts' });
+    await answer({ kind: 'more', id: 9 });
+    expect(answers.map((a) => [a.id, a.kind, a.kind === 'start' ? a.head.gaps : undefined])).toEqual([
+      [8, 'start', false],
+      [9, 'start', true],
+      [9, 'done', undefined],
+    ]);
   });
 
   it("colours every row the page coloured, as the same spans the page drew from lowlight's tree", async () => {
@@ -77,7 +93,7 @@ describe('the diff worker protocol', () => {
       lang: 'ts',
     });
     const sent = answers[0];
-    if (sent?.kind !== 'rows') throw new Error('no rows');
+    if (sent?.kind !== 'start') throw new Error('no rows');
     let coloured = 0;
     for (const row of sent.rows) {
       if (row.kind === 'hunk' || row.words) {
@@ -110,9 +126,9 @@ describe('the diff worker protocol', () => {
     await answer({ kind: 'diff', id: 2, oldText: 'a\n', newText: 'b\nc\n', context: 3, lang: 'nosuchlang' });
     await answer({ kind: 'more', id: 2 });
     expect(load).not.toHaveBeenCalled();
-    const [rows, done] = answers;
-    expect(rows?.kind === 'rows' && rows.rows.every((row) => row.colours === undefined)).toBe(true);
-    expect(done).toMatchObject({ kind: 'done', coloured: true });
+    const [start] = answers;
+    expect(start?.kind === 'start' && start.rows.every((row) => row.colours === undefined)).toBe(true);
+    expect(start).toMatchObject({ kind: 'start', head: { coloured: true } });
   });
 
   it('leaves the colours to the page when the grammar does not load in the worker', async () => {
@@ -126,9 +142,9 @@ describe('the diff worker protocol', () => {
       lang: 'ts',
     });
     await answer({ kind: 'more', id: 3 });
-    const [rows, done] = answers;
-    expect(rows?.kind === 'rows' && rows.rows.every((row) => row.colours === undefined)).toBe(true);
-    expect(done).toMatchObject({ kind: 'done', coloured: false });
+    const [start] = answers;
+    expect(start?.kind === 'start' && start.rows.every((row) => row.colours === undefined)).toBe(true);
+    expect(start).toMatchObject({ kind: 'start', head: { coloured: false } });
   });
 
   it('answers an error when the rows cannot be computed', async () => {

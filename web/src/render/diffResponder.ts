@@ -1,6 +1,13 @@
 import { grammarOf } from '../markdown/grammars';
 import type { Highlighter, HighlighterLoader } from '../markdown/loadHighlighter';
-import { type ColouredRow, type DiffAnswer, type DiffRequest, ROWS_PER_MESSAGE } from './diffMessages';
+import { diffGaps } from './diffGaps';
+import {
+  type ColouredRow,
+  type DiffAnswer,
+  type DiffHead,
+  type DiffRequest,
+  ROWS_PER_MESSAGE,
+} from './diffMessages';
 import { hastToColours } from './hastToColours';
 import { type DiffRow, unifiedDiff } from './unifiedDiff';
 
@@ -10,7 +17,8 @@ interface Unsent {
   at: number;
   readonly lang: string;
   readonly highlighter: Highlighter | null;
-  readonly done: DiffAnswer;
+  /** Sent with the first rows, then cleared. */
+  head: DiffHead | undefined;
 }
 
 /**
@@ -34,14 +42,21 @@ export function createDiffResponder(
   const sendNext = (id: number): void => {
     const left = unsent.get(id);
     if (!left) return;
-    if (left.at >= left.rows.length) {
+    const { head } = left;
+    if (head === undefined && left.at >= left.rows.length) {
       unsent.delete(id);
-      post(left.done);
+      post({ id, kind: 'done' });
       return;
     }
-    const rows = left.rows.slice(left.at, left.at + ROWS_PER_MESSAGE);
+    const slice = left.rows.slice(left.at, left.at + ROWS_PER_MESSAGE);
     left.at += ROWS_PER_MESSAGE;
-    post({ id, kind: 'rows', rows: left.highlighter ? colour(rows, left.lang, left.highlighter) : rows });
+    const rows = left.highlighter ? colour(slice, left.lang, left.highlighter) : slice;
+    if (head === undefined) {
+      post({ id, kind: 'rows', rows });
+      return;
+    }
+    left.head = undefined;
+    post({ id, kind: 'start', head, rows });
   };
   return async (request) => {
     switch (request.kind) {
@@ -50,6 +65,10 @@ export function createDiffResponder(
         return;
       case 'diff': {
         const { id, lang } = request;
+        const known = grammarOf(lang) !== undefined;
+        // Asked for first: the chunks are fetched while the rows are computed. Null, never a
+        // rejection: a grammar that did not load leaves the colours to the page.
+        const loading = known ? load(lang) : Promise.resolve(null);
         let computed: ReturnType<typeof unifiedDiff>;
         try {
           computed = unifiedDiff(request.oldText, request.newText, request.context);
@@ -57,18 +76,12 @@ export function createDiffResponder(
           post({ id, kind: 'error', error: error instanceof Error ? error.message : String(error) });
           return;
         }
-        const known = grammarOf(lang) !== undefined;
-        // Null, never a rejection: a grammar that did not load leaves the colours to the page.
-        const highlighter = known ? await load(lang) : null;
+        const highlighter = await loading;
         const { rows, change, added, removed } = computed;
+        const gaps = diffGaps(rows, request.newText);
         const coloured = !known || highlighter !== null;
-        unsent.set(id, {
-          rows,
-          at: 0,
-          lang,
-          highlighter,
-          done: { id, kind: 'done', change, added, removed, coloured },
-        });
+        const head = { change, added, removed, total: rows.length, gaps, coloured };
+        unsent.set(id, { rows, at: 0, lang, highlighter, head });
         sendNext(id);
         return;
       }
