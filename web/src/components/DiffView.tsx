@@ -78,6 +78,8 @@ export function DiffView({ diff }: DiffViewProps) {
   const highlighter = useHighlighter(lang, list !== undefined && !list.coloured);
   const total = list?.total ?? 0;
   const arrived = useArrived(list, Math.min(target, total));
+  // The worker sends rows as far as the card will draw them (more on "show more").
+  useEffect(() => list?.want(Math.min(target, total)), [list, target, total]);
   const ready = list !== undefined && (list.coloured || highlighter !== undefined);
   const perLine = useCharsPerLine(lines, ready);
   // Drawn as the worker's messages arrive: the first rows need not wait for the 4,000th.
@@ -95,6 +97,7 @@ export function DiffView({ diff }: DiffViewProps) {
     const seen = new Set(compact.rows.slice(0, drawn).map(keyOf));
     const computed = await computeDiff(diff.oldText, diff.newText, Number.POSITIVE_INFINITY, lang);
     // Where the rows seen are in the whole file is known once all its rows are in.
+    computed.want(Number.POSITIVE_INFINITY);
     await computed.complete;
     const kept = new Set<number>();
     computed.rows.forEach((row, index) => {

@@ -13,6 +13,11 @@ export interface ComputedDiff extends DiffHead {
   readonly complete: Promise<void>;
   /** Calls `listener` each time rows arrive; returns the function that stops it. */
   listen(listener: () => void): () => void;
+  /**
+   * Asks for the first `count` rows (Infinity: all, and `complete` then resolves): the worker
+   * sends rows only as far as a card asked, so the page does not read 4,000 rows to draw 120.
+   */
+  want(count: number): void;
 }
 
 /** Answers kept: an approval's diff is asked again by the tool call card once allowed. */
@@ -36,13 +41,26 @@ interface Arriving {
   finish(): void;
 }
 
-function arriving(head: DiffHead): Arriving {
+/**
+ * A diff whose rows arrive; `ask` asks the worker for its next message (none: all are in). It is
+ * asked while fewer rows are in than were wanted, one message at a time; once every row is
+ * wanted, to the end (the worker's `done`).
+ */
+function arriving(head: DiffHead, ask?: () => void): Arriving {
   const rows: ColouredRow[] = [];
   const listeners = new Set<() => void>();
-  let finish = () => {};
-  const complete = new Promise<void>((resolve) => {
-    finish = resolve;
+  let resolve = () => {};
+  const complete = new Promise<void>((done) => {
+    resolve = done;
   });
+  let wanted = 0;
+  let asking = false;
+  let finished = ask === undefined;
+  const pull = () => {
+    if (asking || finished || (rows.length >= wanted && wanted < head.total)) return;
+    asking = true;
+    ask?.();
+  };
   return {
     diff: {
       ...head,
@@ -52,13 +70,23 @@ function arriving(head: DiffHead): Arriving {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
+      want(count) {
+        wanted = Math.max(wanted, count);
+        pull();
+      },
     },
     add(more) {
+      asking = false;
       // A loop, not a spread: a spread of many arguments can overflow the stack.
       for (const row of more) rows.push(row);
       for (const listener of listeners) listener();
+      pull();
     },
-    finish: () => finish(),
+    finish: () => {
+      asking = false;
+      finished = true;
+      resolve();
+    },
   };
 }
 
@@ -81,15 +109,17 @@ function theWorker(): Worker | null {
     const asked = waiting.get(data.id);
     if (!asked) return;
     switch (data.kind) {
-      case 'start':
-        asked.diff = arriving(data.head);
+      case 'start': {
+        const { id } = data;
+        asked.diff = arriving(data.head, () =>
+          worker?.postMessage({ kind: 'more', id } satisfies DiffRequest),
+        );
         asked.diff.add(data.rows);
         asked.started(asked.diff.diff);
-        worker?.postMessage({ kind: 'more', id: data.id } satisfies DiffRequest);
         return;
+      }
       case 'rows':
         asked.diff?.add(data.rows);
-        worker?.postMessage({ kind: 'more', id: data.id } satisfies DiffRequest);
         return;
       case 'done':
         waiting.delete(data.id);
