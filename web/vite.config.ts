@@ -26,6 +26,9 @@ export default defineConfig(() => ({
   // Relative URLs throughout: the page works at the root of a name and under a base path
   // (`--public-url https://name/webbridge`, a proxy's or Tailscale Serve's mount point).
   base: './',
+  // Workers as ES modules (started with `type: 'module'`): the diff worker loads its file's
+  // grammar on demand, a chunk of its own, which a classic worker's single script cannot.
+  worker: { format: 'es' as const },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

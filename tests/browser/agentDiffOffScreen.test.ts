@@ -82,6 +82,12 @@ describe('a long diff on a phone (Chromium at 390×844)', () => {
     await act(h, { action: 'send', text: 'rename scale', ...guardOf(await getState(h)) });
     const card = page.locator('.message .approval');
     await card.locator('.diff-lines').waitFor({ timeout: 30_000 });
+    await expect.poll(() => card.locator('.diff-line').count(), { timeout: 30_000 }).toBe(120);
+    // The worker sends rows only as far as the card draws them: two messages for the first 120
+    // (the page had read all 360 rows of the change before drawing any).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = (await page.evaluate('window.__workerRows')) as number[];
+    expect(before.reduce((sum, rows) => sum + rows, 0)).toBe(200);
     await card.locator('.diff-more').click();
     // 40 changes with 3 lines around each, 120 rows at first and 200 more on the tap.
     await expect.poll(() => card.locator('.diff-line').count(), { timeout: 30_000 }).toBe(320);

@@ -116,6 +116,12 @@ describe('agent messages on a phone in Chromium: diffs, options, thinking, tool 
       expect(await card.locator('.diff-line-add mark.diff-word').count()).toBe(0);
       // Syntax colours on the unchanged lines.
       expect(await card.locator('.diff-line-same .hljs-keyword').count()).toBeGreaterThan(0);
+      // Coloured in the diff worker: the page itself fetched no highlighter (a worker's fetches
+      // are in the worker's own timeline), so it never compiled a grammar on its main thread.
+      const fetched = await a.page.evaluate(() =>
+        performance.getEntriesByType('resource').map((e) => e.name),
+      );
+      expect(fetched.filter((name) => /\/(highlight|typescript)-[\w-]+\.js$/.test(name))).toEqual([]);
       expect(await card.locator('.approval-options button').allTextContents()).toEqual([
         'Allow once',
         'Always allow',
@@ -194,6 +200,8 @@ describe('agent messages on a phone in Chromium: diffs, options, thinking, tool 
     });
     const card = a.page.locator('.message .approval');
     await card.locator('.diff-badge-new').waitFor();
+    // The badge is drawn at once (no old text), the rows when the diff worker has answered.
+    await card.locator('.diff-line-add').nth(1).waitFor();
     expect(await card.locator('.diff-line-add').allTextContents()).toEqual(['1+Added: one', '2+Added: two']);
     expect(await card.getByRole('button').allTextContents()).toContain('Allow');
     await shot(a.page, 'agent-msg-host-write-light');

@@ -4,10 +4,12 @@ import { useT } from '../i18n/I18nContext';
 import { grammarOf } from '../markdown/grammars';
 import type { Highlighter } from '../markdown/loadHighlighter';
 import { loadHighlighter } from '../markdown/loadHighlighter';
-import { computeDiff } from '../render/diffInWorker';
+import { coloursToPreact } from '../render/coloursToPreact';
+import { type ComputedDiff, computeDiff } from '../render/diffInWorker';
+import type { ColouredRow } from '../render/diffMessages';
 import { hastToPreact } from '../render/hastToPreact';
 import { pure } from '../render/pure';
-import type { DiffRow, UnifiedDiff } from '../render/unifiedDiff';
+import type { DiffRow } from '../render/unifiedDiff';
 import { whenIdle } from '../render/whenIdle';
 import type { FileDiff } from '../state/agentMessageTypes';
 import { FilePath } from './FilePath';
@@ -34,16 +36,9 @@ function languageOf(path: string): string {
 /** The key a row keeps in both the collapsed and the whole file's rows, so a drawn row stays. */
 const keyOf = (row: DiffRow) => `${row.kind}:${row.line}`;
 
-/** How many lines `text` has (a last line without its newline counts). */
-function lineCount(text: string): number {
-  let lines = 0;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
-  return text === '' || text.endsWith('\n') ? lines : lines + 1;
-}
-
 /** The whole file's rows once asked for, with the collapsed rows that were drawn when it was. */
 interface Whole {
-  readonly diff: UnifiedDiff;
+  readonly diff: ComputedDiff;
   /** Where the collapsed rows drawn when the whole file was asked for are in it: they stay drawn. */
   readonly kept: ReadonlySet<number>;
 }
@@ -52,9 +47,9 @@ interface Whole {
  * One file's change as a unified diff: its path, whether it is new or deleted, +/− counts,
  * the changed hunks with a few lines around them, word-level marks on modified lines and syntax
  * colours on the others. Long lines wrap (see DECISIONS.md: no sideways scrolling inside a list
- * that scrolls down). The rows are computed in a worker (render/diffInWorker.ts); the highlighter
- * and the file's grammars (its extension's, and those it embeds) load on demand, the first time
- * a diff in that language is drawn.
+ * that scrolls down). The rows are computed and coloured in a worker (render/diffInWorker.ts:
+ * the file's grammars, its extension's and those it embeds, load there on demand); only where no
+ * worker runs does the page load the highlighter and colour the rows itself.
  *
  * Drawn in bounds, for a slow phone (tests/bench/agentDiffSlowPhone.ts): the first
  * {@link ROW_LIMIT} rows, then {@link ROW_STEP} more per "show more"; once every changed hunk
@@ -64,47 +59,46 @@ interface Whole {
  */
 export function DiffView({ diff }: DiffViewProps) {
   const t = useT();
-  const [compact, setCompact] = useState<UnifiedDiff | undefined>(undefined);
+  const [compact, setCompact] = useState<ComputedDiff | undefined>(undefined);
   const [whole, setWhole] = useState<Whole | undefined>(undefined);
   const lang = languageOf(diff.path);
-  const highlighter = useHighlighter(lang);
   const [target, setTarget] = useState(ROW_LIMIT);
   const lines = useRef<HTMLDivElement>(null);
-  const perLine = useCharsPerLine(lines, highlighter !== undefined && compact !== undefined);
-  // Computed off the main thread: a long file's diff is seconds of one task on a slow phone.
+  // Computed and coloured off the main thread: a long file's diff is seconds of one task on a
+  // slow phone, and its first highlight (the grammar compiled) the card's longest task.
   useEffect(() => {
     let live = true;
-    void computeDiff(diff.oldText, diff.newText, CONTEXT).then((rows) => live && setCompact(rows));
+    void computeDiff(diff.oldText, diff.newText, CONTEXT, lang).then((rows) => live && setCompact(rows));
     return () => {
       live = false;
     };
-  }, [diff.oldText, diff.newText]);
+  }, [diff.oldText, diff.newText, lang]);
   const list = whole?.diff ?? compact;
-  const total = list?.rows.length ?? 0;
-  const ready = list !== undefined && highlighter !== undefined;
-  const drawn = useSlices(ready ? Math.min(target, total) : 0, whole);
+  // The page colours only rows the worker did not (no worker, or its grammar failed to load).
+  const highlighter = useHighlighter(lang, list !== undefined && !list.coloured);
+  const total = list?.total ?? 0;
+  const arrived = useArrived(list, Math.min(target, total));
+  // The worker sends rows as far as the card will draw them (more on "show more").
+  useEffect(() => list?.want(Math.min(target, total)), [list, target, total]);
+  const ready = list !== undefined && (list.coloured || highlighter !== undefined);
+  const perLine = useCharsPerLine(lines, ready);
+  // Drawn as the worker's messages arrive: the first rows need not wait for the 4,000th.
+  const drawn = useSlices(ready ? Math.min(target, total, arrived) : 0, whole);
   const rows = useMemo(() => {
     if (!list) return [];
     if (!whole) return list.rows.slice(0, drawn);
     // The gaps fill from the top while the rows seen before stay where they were.
     return list.rows.filter((_, index) => index < drawn || whole.kept.has(index));
   }, [list, whole, drawn]);
-  const fileLines = useMemo(() => lineCount(diff.newText), [diff.newText]);
   // Lines left out: a gap between two hunks, or unchanged lines after the last one.
-  const gaps = useMemo(
-    () =>
-      compact !== undefined &&
-      (compact.rows.some((row) => row.kind === 'hunk') ||
-        (fileLines > 0 &&
-          !compact.rows.some(
-            (row) => (row.kind === 'same' || row.kind === 'add') && row.line === fileLines,
-          ))),
-    [compact, fileLines],
-  );
+  const gaps = compact?.gaps ?? false;
   const showWhole = async () => {
     if (!compact) return;
     const seen = new Set(compact.rows.slice(0, drawn).map(keyOf));
-    const computed = await computeDiff(diff.oldText, diff.newText, Number.POSITIVE_INFINITY);
+    const computed = await computeDiff(diff.oldText, diff.newText, Number.POSITIVE_INFINITY, lang);
+    // Where the rows seen are in the whole file is known once all its rows are in.
+    computed.want(Number.POSITIVE_INFINITY);
+    await computed.complete;
     const kept = new Set<number>();
     computed.rows.forEach((row, index) => {
       if (seen.has(keyOf(row))) kept.add(index);
@@ -152,7 +146,12 @@ export function DiffView({ diff }: DiffViewProps) {
               style={{ '--lines': String(wrappedLines(group.rows, perLine)) }}
             >
               {group.rows.map((row) => (
-                <DiffLine key={keyOf(row)} row={row} lang={lang} highlighter={highlighter} />
+                <DiffLine
+                  key={keyOf(row)}
+                  row={row}
+                  lang={lang}
+                  highlighter={list.coloured ? null : (highlighter ?? null)}
+                />
               ))}
             </div>
           ))}
@@ -178,16 +177,17 @@ export function DiffView({ diff }: DiffViewProps) {
 }
 
 /**
- * The highlighter for `lang` once its grammars are loaded: undefined while they load, null
- * where there is none (an unknown language: at once, nothing loads) or a chunk failed. Rows wait
- * for it, so that colours arriving later do not redraw every drawn row in one task; they wait
- * only for the grammars of this file's language, not for every language's.
+ * The page's highlighter for `lang` once its grammars are loaded, where the rows came uncoloured
+ * (`wanted`; null otherwise, and nothing loads): undefined while they load, null where there is
+ * none (an unknown language: at once, nothing loads) or a chunk failed. Rows wait for it, so that
+ * colours arriving later do not redraw every drawn row in one task; they wait only for the
+ * grammars of this file's language, not for every language's.
  */
-function useHighlighter(lang: string): Highlighter | null | undefined {
+function useHighlighter(lang: string, wanted: boolean): Highlighter | null | undefined {
   const [loaded, setLoaded] = useState<{ lang: string; highlighter: Highlighter | null } | undefined>(
     undefined,
   );
-  const known = grammarOf(lang) !== undefined;
+  const known = wanted && grammarOf(lang) !== undefined;
   useEffect(() => {
     if (!known) return;
     let live = true;
@@ -200,6 +200,31 @@ function useHighlighter(lang: string): Highlighter | null | undefined {
   return loaded?.lang === lang ? loaded.highlighter : undefined;
 }
 
+/**
+ * How many of `list`'s rows have arrived so far. The component is drawn again when more arrive
+ * only while fewer than `wanted` (the rows to draw) are in: once those are, a message of rows
+ * costs the page its reading alone, not a render of the card.
+ */
+function useArrived(list: ComputedDiff | undefined, wanted: number): number {
+  const [, redraw] = useState(0);
+  const arrived = list?.rows.length ?? 0;
+  const short = useRef(false);
+  short.current = arrived < wanted;
+  useEffect(() => {
+    if (!list) return;
+    return list.listen(() => {
+      if (!short.current) return;
+      short.current = false;
+      redraw((n) => n + 1);
+    });
+  }, [list]);
+  // Rows that came between this render and the listener above.
+  useEffect(() => {
+    if (list && arrived < wanted && list.rows.length > arrived) redraw((n) => n + 1);
+  }, [list, arrived, wanted]);
+  return arrived;
+}
+
 /** File lines per group of rows (a group is what the browser skips while it is off screen). */
 const GROUP_LINES = 40;
 /** Most rows in a group: a long run of removed lines has no new-file lines to split it by. */
@@ -208,7 +233,7 @@ const GROUP_MOST = 80;
 /** Rows drawn together, skipped together by the browser while off screen (agentMessages.css). */
 interface RowGroup {
   readonly key: string;
-  readonly rows: DiffRow[];
+  readonly rows: ColouredRow[];
 }
 
 /**
@@ -217,7 +242,7 @@ interface RowGroup {
  * drawn, and whatever was drawn above it. A removed line joins the group before it (a new one
  * past {@link GROUP_MOST} rows).
  */
-function groupsOf(rows: readonly DiffRow[]): RowGroup[] {
+function groupsOf(rows: readonly ColouredRow[]): RowGroup[] {
   const groups: (RowGroup & { bucket: number })[] = [];
   for (const row of rows) {
     const current = groups.at(-1);
@@ -329,7 +354,7 @@ const DiffLine = pure(function DiffLine({
   lang,
   highlighter,
 }: {
-  row: DiffRow;
+  row: ColouredRow;
   lang: string;
   highlighter: Highlighter | null;
 }) {
@@ -353,6 +378,8 @@ const DiffLine = pure(function DiffLine({
         word.text
       ),
     );
+  } else if (row.colours) {
+    text = coloursToPreact(row.text, row.colours);
   } else if (highlighter && lang) {
     const tree = highlighter.highlight(row.text, lang);
     if (tree) text = hastToPreact(tree);
