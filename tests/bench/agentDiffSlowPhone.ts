@@ -39,6 +39,7 @@ import { longTaskBreakdown } from './longTaskBreakdown';
 import { pressKeysWithoutWaiting } from './pressKeysWithoutWaiting';
 import { WHEN_KEY_PAINTED } from './slowPhoneScene';
 import { printTable, quantile } from './table';
+import { startTimelineTrace } from './timelineTrace';
 
 const CODE = 'bench-agent-diff-9r4t';
 const FILE_LINES = 5000;
@@ -60,20 +61,9 @@ const tracing = process.env.WEBBRIDGE_BENCH_TRACE !== undefined;
 
 /** Starts a trace; the returned function stops it and prints the phase's longest tasks. */
 async function trace(cdp: CDPSession, name: string): Promise<() => Promise<void>> {
-  const events: TraceEvent[] = [];
-  const collect = (data: { value: object[] }) => events.push(...(data.value as unknown as TraceEvent[]));
-  cdp.on('Tracing.dataCollected', collect);
-  await cdp.send('Tracing.start', {
-    transferMode: 'ReportEvents',
-    traceConfig: {
-      includedCategories: ['__metadata', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
-    },
-  });
+  const stop = await startTimelineTrace<TraceEvent>(cdp);
   return async () => {
-    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-    await cdp.send('Tracing.end');
-    await complete;
-    cdp.off('Tracing.dataCollected', collect);
+    const events = await stop();
     console.log(`trace ${name}: longest tasks, self time inside each:`);
     for (const task of longTaskBreakdown(events, 50, 4))
       console.log(

@@ -25,9 +25,9 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { CDPSession } from 'playwright-core';
+import { abOptions } from './abOptions';
 import { pressKeysWithoutWaiting } from './pressKeysWithoutWaiting';
 import {
   launchPhone,
@@ -37,21 +37,12 @@ import {
   WHEN_KEY_PAINTED,
 } from './slowPhoneScene';
 import { printTable, quantile } from './table';
+import { startTimelineTrace } from './timelineTrace';
 
 const CODE = 'bench-keys-ab-5t8c';
 const KEYS = 40;
 const KEY_EVERY_MS = 150;
-const option = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i < 0 ? undefined : process.argv[i + 1];
-};
-const here = dirname(fileURLToPath(import.meta.url));
-const builds = {
-  a: option('--a') ?? process.env.WEBBRIDGE_BENCH_WEB_DIST_A,
-  b: option('--b') ?? join(here, '..', '..', 'web', 'dist'),
-};
-const runs = Number(option('--runs') ?? 4);
-const rate = Number(option('--rate') ?? 6);
+const { builds, runs, rate } = abOptions(4);
 
 /** A complete trace event (the fields read here). */
 interface Slice {
@@ -101,21 +92,8 @@ const RECORDER = `(() => {
 })()`;
 
 /** Starts a light trace (devtools.timeline); the returned function stops it and hands its events. */
-async function trace(cdp: CDPSession): Promise<() => Promise<Slice[]>> {
-  const events: Slice[] = [];
-  cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as Slice[])));
-  await cdp.send('Tracing.start', {
-    transferMode: 'ReportEvents',
-    traceConfig: {
-      includedCategories: ['__metadata', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
-    },
-  });
-  return async () => {
-    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-    await cdp.send('Tracing.end');
-    await complete;
-    return events;
-  };
+function trace(cdp: CDPSession): Promise<() => Promise<Slice[]>> {
+  return startTimelineTrace<Slice>(cdp);
 }
 
 /** The page's main thread's tasks, each with the slices inside it. */

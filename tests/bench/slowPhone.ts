@@ -42,6 +42,7 @@ import { type CpuProfile, mainThreadWork, type TraceEvent, topSelfTime } from '.
 import { pressKeysWithoutWaiting } from './pressKeysWithoutWaiting';
 import { launchPhone, startSlowPhoneScene, streamedReply, WHEN_KEY_PAINTED, WORD_MS } from './slowPhoneScene';
 import { printTable, quantile } from './table';
+import { startTimelineTrace } from './timelineTrace';
 
 const CODE = 'bench-slow-phone-4k7w';
 const KEYS = 40;
@@ -123,29 +124,17 @@ async function whenVisible(page: Page, id: string): Promise<number> {
 
 /** Starts a CPU profile and a trace on `cdp`; the returned function stops both and writes them. */
 async function startProfiling(cdp: CDPSession, name: string): Promise<() => Promise<void>> {
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (data) => events.push(...(data.value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', {
-    transferMode: 'ReportEvents',
-    traceConfig: {
-      includedCategories: [
-        '__metadata',
-        'devtools.timeline',
-        'disabled-by-default-devtools.timeline',
-        'v8',
-        'v8.execute',
-        'disabled-by-default-v8.compile',
-      ],
-    },
-  });
+  const stopTrace = await startTimelineTrace<TraceEvent>(cdp, [
+    'v8',
+    'v8.execute',
+    'disabled-by-default-v8.compile',
+  ]);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
   return async () => {
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
-    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-    await cdp.send('Tracing.end');
-    await complete;
+    const events = await stopTrace();
     if (!profileDir) return;
     mkdirSync(profileDir, { recursive: true });
     writeFileSync(join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));

@@ -11,24 +11,14 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { abOptions } from './abOptions';
 import { launchPhone, type SlowPhoneScene, startSlowPhoneScene } from './slowPhoneScene';
 import { printTable, quantile } from './table';
 
 const CODE = 'bench-slow-phone-ab-9q2m';
-const option = (name: string) => {
-  const i = process.argv.indexOf(name);
-  return i < 0 ? undefined : process.argv[i + 1];
-};
-const here = dirname(fileURLToPath(import.meta.url));
-const builds = {
-  a: option('--a') ?? process.env.WEBBRIDGE_BENCH_WEB_DIST_A,
-  b: option('--b') ?? join(here, '..', '..', 'web', 'dist'),
-};
-const runs = Number(option('--runs') ?? 6);
-const rate = Number(option('--rate') ?? 6);
+const { builds, runs, rate } = abOptions(6);
 
 /** What one opening cost, to the last message visible. */
 interface Opening {
