@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { aMessage } from '@webbridge/contract/testing';
 import { h } from 'preact';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadMarkdown } from '../markdown/loadMarkdown';
 import { agentSnapshot, chromeSession, mountWith, unmount } from '../mocks/agentChromeTestKit';
 import { mockScenario } from '../mocks/mockScenario';
 import type { Snapshot } from '../state/types';
@@ -34,6 +35,9 @@ const item = (message = reply) =>
   });
 
 describe('the note of an agent that is starting', () => {
+  // The markdown renderer is a lazy module a message asks for: loaded before the tests, not
+  // while the environment is torn down after them (an unhandled rejection that failed a run).
+  beforeAll(() => loadMarkdown());
   let root: HTMLElement | undefined;
   afterEach(() => {
     if (root) unmount(root);

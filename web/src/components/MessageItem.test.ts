@@ -1,12 +1,16 @@
 // @vitest-environment happy-dom
 import { aMessage } from '@webbridge/contract/testing';
 import { h, render } from 'preact';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { en } from '../i18n/catalogues/en';
 import { countingDates } from '../i18n/testing/countingDates';
+import { loadMarkdown } from '../markdown/loadMarkdown';
 import { MessageItem } from './MessageItem';
 
 describe('MessageItem', () => {
+  // The markdown renderer is a lazy module a message asks for: loaded before the tests, not
+  // while the environment is torn down after them (an unhandled rejection that failed a run).
+  beforeAll(() => loadMarkdown());
   let root: HTMLElement;
   beforeEach(() => {
     root = document.createElement('div');

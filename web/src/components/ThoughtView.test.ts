@@ -1,10 +1,14 @@
 // @vitest-environment happy-dom
 import { h, render } from 'preact';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadMarkdown } from '../markdown/loadMarkdown';
 import { StopReasonLine } from './StopReasonLine';
 import { ThoughtView } from './ThoughtView';
 
 describe('ThoughtView and StopReasonLine', () => {
+  // The markdown renderer is a lazy module a message asks for: loaded before the tests, not
+  // while the environment is torn down after them (an unhandled rejection that failed a run).
+  beforeAll(() => loadMarkdown());
   let root: HTMLElement;
   beforeEach(() => {
     root = document.createElement('div');
