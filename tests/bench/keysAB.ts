@@ -28,7 +28,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession } from 'playwright-core';
 import { abOptions } from './abOptions';
-import { pressKeysWithoutWaiting } from './pressKeysWithoutWaiting';
+import { keysPainted, pressKeysWithoutWaiting } from './pressKeysWithoutWaiting';
 import {
   launchPhone,
   type SlowPhoneScene,
@@ -133,13 +133,7 @@ async function typeWhileStreaming(scene: SlowPhoneScene): Promise<Typing> {
     await page.evaluate('window.__keys.length = 0; window.__fromInput.length = 0');
     const stop = await trace(cdp);
     await pressKeysWithoutWaiting(cdp, KEYS, KEY_EVERY_MS);
-    await page
-      .waitForFunction(
-        (wanted: number) => (globalThis as unknown as { __keys: unknown[] }).__keys.length >= wanted,
-        KEYS,
-        { timeout: 30_000, polling: 100 },
-      )
-      .catch(() => undefined);
+    await keysPainted(page, KEYS);
     const events = await stop();
     const keys = (await page.evaluate('window.__keys')) as number[];
     const fromInput = (await page.evaluate('window.__fromInput')) as number[];

@@ -34,3 +34,18 @@ export async function pressKeysWithoutWaiting(
   await Promise.all(answered);
   return sentAt;
 }
+
+/**
+ * Waits until the page has painted `keys` keys (its `window.__keys`, WHEN_KEY_PAINTED), or 30 s:
+ * a missing key is reported by the caller. A function, not a string: the page's
+ * Content-Security-Policy forbids eval, so a string predicate threw on every poll.
+ */
+export async function keysPainted(page: import('playwright-core').Page, keys: number): Promise<void> {
+  await page
+    .waitForFunction(
+      (wanted: number) => (globalThis as unknown as { __keys: unknown[] }).__keys.length >= wanted,
+      keys,
+      { timeout: 30_000, polling: 100 },
+    )
+    .catch(() => undefined);
+}

@@ -39,7 +39,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { assertWebBuilt, launchBrowser } from '../browser/browserHarness';
 import { BENCHMARK_INDEX, type Calibration, calibrateCpu, LOW_END_ANDROID_INDEX } from './benchmarkIndex';
 import { type CpuProfile, mainThreadWork, type TraceEvent, topSelfTime } from './cpuProfileSummary';
-import { pressKeysWithoutWaiting } from './pressKeysWithoutWaiting';
+import { keysPainted, pressKeysWithoutWaiting } from './pressKeysWithoutWaiting';
 import { launchPhone, startSlowPhoneScene, streamedReply, WHEN_KEY_PAINTED, WORD_MS } from './slowPhoneScene';
 import { printTable, quantile } from './table';
 import { startTimelineTrace } from './timelineTrace';
@@ -216,15 +216,7 @@ async function streamWhileTyping(host: RunningHost, opened: Opened, profileAs?: 
   const sentAt = await pressKeysWithoutWaiting(cdp, KEYS, KEY_EVERY_MS);
   // Until the last key painted (or 30 s; a missing key is reported): its frame belongs to the
   // window, and a key still waiting must not drop out of the figure.
-  await page
-    // A function, not a string: the page's Content-Security-Policy forbids eval, so a string
-    // predicate threw on every poll and this wait always sat out its timeout.
-    .waitForFunction(
-      (wanted: number) => (globalThis as unknown as { __keys: unknown[] }).__keys.length >= wanted,
-      KEYS,
-      { timeout: 30_000, polling: 100 },
-    )
-    .catch(() => undefined);
+  await keysPainted(page, KEYS);
   const to = Number(await page.evaluate('performance.now()'));
   await stop?.();
   const tasks = (await page.evaluate('window.__longTasks')) as { start: number; duration: number }[];
